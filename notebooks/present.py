@@ -1,0 +1,152 @@
+"""How the notebooks show results: numbers in each language's notation, glue, tables.
+
+The model lives in ``experiment.py``; this module only formats. A notebook's
+language is the name of its folder (``notebooks/zh`` → zh), so that every
+code cell is identical in the four editions and only the markdown differs.
+"""
+from __future__ import annotations
+
+import pathlib
+
+from IPython.display import SVG, Markdown, display
+from myst_nb import glue as _glue
+
+LANGUAGES = ("zh", "es", "it", "en")
+
+#: Decimal mark and thousands separator of each edition (es: RAE's narrow space).
+NOTATION = {
+    "zh": (".", ","),
+    "en": (".", ","),
+    "es": (",", "\u202f"),
+    "it": (",", "."),
+}
+
+#: Interface words shown by code output; keys are shared, values are per language.
+WORDS = {
+    "parameters": {"zh": "本页参数", "es": "Parámetros de esta página",
+                   "it": "Parametri di questa pagina", "en": "Parameters on this page"},
+    "parameter": {"zh": "假设参数", "es": "Parámetro hipotético",
+                  "it": "Parametro ipotetico", "en": "Assumed parameter"},
+    "value": {"zh": "值", "es": "Valor", "it": "Valore", "en": "Value"},
+    "case": {"zh": "情形", "es": "Caso", "it": "Caso", "en": "Case"},
+    "device": {"zh": "设备", "es": "Dispositivo", "it": "Dispositivo", "en": "Device"},
+    "columns": {"zh": "A 的列 / B 的行", "es": "Columnas de A / filas de B",
+                "it": "Colonne di A / righe di B", "en": "Columns of A / rows of B"},
+    "pre_activation": {"zh": "ReLU 之前", "es": "Antes de ReLU", "it": "Prima di ReLU",
+                       "en": "Before ReLU"},
+    "contribution": {"zh": "贡献", "es": "Contribución", "it": "Contributo", "en": "Contribution"},
+    "base": {"zh": "基例", "es": "Caso base", "it": "Caso base", "en": "Base case"},
+    "break_even": {"zh": "盈亏平衡 C", "es": "C de equilibrio", "it": "C di pareggio",
+                   "en": "Break-even C"},
+    "small_c": {"zh": "C = 1 ms", "es": "C = 1 ms", "it": "C = 1 ms", "en": "C = 1 ms"},
+    "slow_link": {"zh": "B = 1 GB/s", "es": "B = 1 GB/s", "it": "B = 1 GB/s", "en": "B = 1 GB/s"},
+    "fast_link": {"zh": "B = 50 GB/s", "es": "B = 50 GB/s", "it": "B = 50 GB/s",
+                  "en": "B = 50 GB/s"},
+    "large_s": {"zh": "S = 100 ms", "es": "S = 100 ms", "it": "S = 100 ms", "en": "S = 100 ms"},
+    "none": {"zh": "不存在", "es": "no existe", "it": "non esiste", "en": "none exists"},
+    "claim": {"zh": "原文陈述", "es": "Afirmación de la fuente", "it": "Affermazione della fonte",
+              "en": "Source statement"},
+    "stated": {"zh": "原文数值", "es": "Valor citado", "it": "Valore citato", "en": "Stated"},
+    "computed": {"zh": "计算值", "es": "Valor calculado", "it": "Valore calcolato",
+                 "en": "Computed"},
+    "status": {"zh": "结论", "es": "Estado", "it": "Esito", "en": "Status"},
+    "reproduces": {"zh": "✓ 可复现", "es": "✓ se reproduce", "it": "✓ si riproduce",
+                   "en": "✓ reproduces"},
+    "does not reproduce": {"zh": "✗ 不可复现", "es": "✗ no se reproduce",
+                           "it": "✗ non si riproduce", "en": "✗ does not reproduce"},
+}
+
+
+class Shown:
+    """A glued value whose text is exactly the formatted string (no quotes)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def number(value: float, decimals: int, lang: str) -> str:
+    """``value`` rounded to ``decimals`` places, trailing zeros dropped, in ``lang``'s notation.
+
+    Negative numbers take the typographic minus sign (U+2212).
+    """
+    decimal_mark, group_mark = NOTATION[lang]
+    text = f"{abs(value):,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    whole, _, fraction = text.partition(".")
+    whole = whole.replace(",", group_mark)
+    text = whole + (decimal_mark + fraction if fraction else "")
+    return ("−" + text) if round(value, decimals) < 0 else text
+
+
+def vector(values: list, lang: str) -> str:
+    """An integer vector such as [−3, 9] (a semicolon separates items where the comma is decimal)."""
+    separator = "; " if NOTATION[lang][0] == "," else ", "
+    return "[" + separator.join(number(v, 0, lang) for v in values) + "]"
+
+
+def language_of(folder: pathlib.Path) -> str:
+    """The edition a notebook belongs to: the name of the folder it runs in."""
+    if folder.name not in LANGUAGES:
+        raise RuntimeError(f"run this notebook from its own folder notebooks/<lang>/ with lang "
+                           f"in {', '.join(LANGUAGES)} (e.g. papermill --cwd notebooks/en); "
+                           f"the current folder is {folder}")
+    return folder.name
+
+
+class Page:
+    """Formatting, glue and display for one notebook, in the language of its folder."""
+
+    def __init__(self, results: dict, folder: pathlib.Path | None = None):
+        self.results = results
+        self.lang = language_of(folder or pathlib.Path.cwd())
+
+    def word(self, key: str) -> str:
+        """An interface word in this page's language."""
+        return WORDS[key][self.lang]
+
+    def num(self, value: float, decimals: int) -> str:
+        """A number in this page's notation."""
+        return number(value, decimals, self.lang)
+
+    def vec(self, values: list) -> str:
+        """An integer vector in this page's notation."""
+        return vector(values, self.lang)
+
+    def glue(self, key: str, value, decimals: int = 0) -> None:
+        """Glue ``value`` for ``{glue:text}`key``` in the prose: a number rounded to
+        ``decimals``, an integer vector (list), text, or ``None`` for a threshold that
+        does not exist (shown as the word for "none")."""
+        if value is None:
+            text = self.word("none")
+        elif isinstance(value, list):
+            text = self.vec(value)
+        elif isinstance(value, str):
+            text = value
+        else:
+            text = self.num(value, decimals)
+        _glue(key, Shown(text), display=False)
+
+    def table(self, header: list, body: list) -> None:
+        """Show a Markdown table (header words are translated keys or literal text)."""
+        head = [WORDS[h][self.lang] if h in WORDS else h for h in header]
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in body]
+        display(Markdown("\n".join(lines)))
+
+    def parameters(self) -> None:
+        """One line with the parameters in effect, so a rerun with other values shows them."""
+        p = self.results["parameters"]
+        items = [f"S = {self.num(p['s_ms'], 6)} ms", f"C = {self.num(p['c_ms'], 6)} ms",
+                 f"η = {self.num(p['eta'], 6)}", f"Q = {p['q']}",
+                 f"ℓ = {self.num(p['ell_ms'], 6)} ms",
+                 f"V = {self.num(p['v_bytes'], 0)} bytes",
+                 f"B = {self.num(p['b_bytes_per_s'] / 1e9, 6)} GB/s"]
+        display(Markdown(f"**{self.word('parameters')}:** " + " · ".join(items)))
+
+    def figure(self, svg_text: str) -> None:
+        """Show an SVG figure produced by experiment.py."""
+        display(SVG(data=svg_text))

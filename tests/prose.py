@@ -1,0 +1,59 @@
+"""Reading a notebook's prose: which numbers it types and which glued values it uses.
+
+A number in prose must come from ``experiment.run()`` through ``{glue:text}`key```.
+Allowed without glue: digits inside identifiers (T1, float32), dimensions (1 × 2),
+years, and, inside math, the structural constants 1 and 2 of the formulas.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`")
+OTHER_ROLE = re.compile(r"\{(?:cite(?::\w+)?|ref|doc|numref|eq|download)\}`[^`]*`")
+LINK_TARGET = re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
+MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
+MATH_ENV = re.compile(r"\\(?:begin|end)\{[a-z*]+\}")
+DIMENSION = re.compile(r"[0-9]+\s*[×x]\s*[0-9]+")
+YEAR = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
+NUMBER = re.compile(r"(?<![A-Za-z_0-9])[0-9]+(?:[.,][0-9]+)*")
+MATH_CONSTANTS = {"1", "2"}
+
+
+def markdown_cells(path: pathlib.Path) -> list:
+    """The sources of a notebook's markdown cells."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+
+
+def glued_keys(path: pathlib.Path) -> set:
+    """The keys a notebook's saved outputs glue (MyST-NB's scrapbook metadata)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    keys = set()
+    for cell in nb["cells"]:
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                keys.add(name)
+    return keys
+
+
+def used_keys(text: str) -> set:
+    """The glue keys a piece of prose refers to."""
+    return set(GLUE_ROLE.findall(text))
+
+
+def stray_numbers(text: str) -> list:
+    """Numbers typed into prose by hand (empty when every number is glued or allowed)."""
+    text = GLUE_ROLE.sub(" ", text)
+    text = OTHER_ROLE.sub(" ", text)
+    text = LINK_TARGET.sub(" ", text)
+    found = []
+    for math in MATH.findall(text):
+        body = MATH_ENV.sub(" ", math)
+        found += [n for n in NUMBER.findall(body) if n not in MATH_CONSTANTS]
+    text = MATH.sub(" ", text)
+    text = DIMENSION.sub(" ", text)
+    text = YEAR.sub(" ", text)
+    return found + NUMBER.findall(text)

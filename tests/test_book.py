@@ -1,0 +1,88 @@
+"""The four editions as a reader gets them: built without executing anything and without
+warnings, each in its own language, with a working switcher, search and every glued number."""
+import html
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+EDITIONS = {"zh": "zh-CN", "es": "es", "it": "it", "en": "en"}
+
+
+@pytest.fixture(scope="module")
+def built():
+    result = subprocess.run([sys.executable, "tools/build_book.py"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result
+
+
+def pages(lang):
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    return [HTML / lang / (f.replace("/en/", f"/{lang}/") + ".html") for f in dict.fromkeys(files)]
+
+
+def test_the_build_executes_nothing_and_warns_about_nothing(built):
+    assert "executing" not in built.stdout.lower()
+    assert "warning" not in (built.stdout + built.stderr).lower()
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_every_page_exists_in_the_editions_language(built, lang):
+    for page in pages(lang):
+        text = page.read_text(encoding="utf-8")
+        assert f'<html lang="{EDITIONS[lang]}"' in text, page
+        assert "{glue" not in text, page
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_language_switcher_links_to_the_same_page_in_every_other_edition(built, lang):
+    for page in pages(lang):
+        text = page.read_text(encoding="utf-8")
+        switcher = re.search(r'<nav class="language-switcher".*?</nav>', text, re.S).group()
+        links = dict(re.findall(r'href="([^"]+)" hreflang="(\w+)"', switcher))
+        assert sorted(links.values()) == sorted(set(EDITIONS) - {lang})
+        for href, other in links.items():
+            target = (page.parent / href).resolve()
+            assert target.exists(), (page, href)
+            assert target.name == page.name and f"/{other}/" in str(target)
+
+
+def search_terms(lang):
+    text = (HTML / lang / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(text[text.index("(") + 1:text.rindex(")")])
+    return set(index["terms"]) | set(index.get("titleterms", {}))
+
+
+def test_chinese_search_finds_words_of_the_chinese_pages(built):
+    terms = search_terms("zh")
+    assert "带宽" in terms          # "bandwidth", segmented by jieba
+    assert not any("带宽" in t for t in search_terms("en"))
+
+
+@pytest.mark.parametrize("lang, word", [("zh", "搜索"), ("es", "Buscar"), ("it", "Cerca"),
+                                        ("en", "Search")])
+def test_the_themes_interface_is_translated(built, lang, word):
+    assert word in (HTML / lang / "index.html").read_text(encoding="utf-8")
+
+
+def test_landing_page_offers_every_edition(built):
+    text = (HTML / "index.html").read_text(encoding="utf-8")
+    for lang in EDITIONS:
+        assert f'href="{lang}/index.html"' in text
+        assert (HTML / lang / "index.html").exists()
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_glued_numbers_reach_the_page_in_the_editions_notation(built, lang):
+    text = html.unescape((HTML / lang / "notebooks" / lang / "split-03-ledger.html")
+                         .read_text(encoding="utf-8"))
+    two_ms = "9,22" if lang in {"es", "it"} else "9.22"   # T2 = 0.8 + 7.5 + 0.92 ms
+    assert f'<span class="pasted-text">{two_ms}</span>' in text

@@ -1,0 +1,126 @@
+"""data/ is regenerated only by experiment.py: byte-stable, atomic, strict, and checked."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import experiment
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, str(ROOT / "experiment.py"), *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def snapshot(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_committed_data_is_what_the_code_generates():
+    result = cli("--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_two_regenerations_in_separate_processes_are_byte_identical(tmp_path):
+    assert cli("--out", str(tmp_path / "a")).returncode == 0
+    assert cli("--out", str(tmp_path / "b")).returncode == 0
+    first, second = snapshot(tmp_path / "a"), snapshot(tmp_path / "b")
+    assert first == second
+    assert set(first) == {"results.json", "claims.json", "fig_versus_c.svg", "fig_versus_b.svg",
+                          "fig_ledger.svg", "fig_min_eta.svg"}
+
+
+def test_json_is_strict_and_sorted():
+    text = (ROOT / "data" / "results.json").read_text(encoding="utf-8")
+    data = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard constant {c}"))
+    assert text == json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def test_figures_carry_no_date():
+    for svg in (ROOT / "data").glob("*.svg"):
+        text = svg.read_text(encoding="utf-8")
+        assert "<dc:date>" not in text and "Date" not in text.split("</metadata>")[0]
+
+
+def test_check_mode_reports_drift_and_writes_nothing(tmp_path):
+    out = tmp_path / "data"
+    assert cli("--out", str(out)).returncode == 0
+    tampered = out / "results.json"
+    tampered.write_text(tampered.read_text().replace('"two_ms": 9.22', '"two_ms": 9.23', 1))
+    (out / "fig_ledger.svg").unlink()
+    before = snapshot(out)
+    result = cli("--check", "--out", str(out))
+    assert result.returncode == 1
+    assert "9.23" in result.stdout and "fig_ledger.svg: missing" in result.stdout
+    assert snapshot(out) == before
+
+
+def test_overrides_go_elsewhere_and_are_validated(tmp_path):
+    result = cli("--out", str(tmp_path), "--set", "c_ms=1", "--set", "q=8")
+    assert result.returncode == 0, result.stderr
+    params = json.loads((tmp_path / "results.json").read_text())["parameters"]
+    assert params["c_ms"] == 1 and params["q"] == 8
+    assert not (tmp_path / "claims.json").exists()  # the claims concern the article's own parameters
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--set", "eta=-1"], "eta must be eta, a finite real number in (0, 1]"),
+    (["--set", "eta=nan"], "eta must be"),
+    (["--set", "b_bytes_per_s=inf"], "b_bytes_per_s must be"),
+    (["--set", "q=2.5"], "q must be Q, an integer >= 1"),
+    (["--set", "bandwidth=5"], "valid names are"),
+    (["--set", "c_ms"], "expected NAME=VALUE"),
+])
+def test_bad_command_line_input_is_refused(tmp_path, args, words):
+    result = cli("--out", str(tmp_path), *args)
+    assert result.returncode == 2 and words in result.stderr, result.stderr
+    assert not any(tmp_path.iterdir())
+
+
+def test_overrides_cannot_overwrite_the_canonical_data():
+    result = cli("--set", "c_ms=1")
+    assert result.returncode == 2 and "canonical" in result.stderr
+
+
+def test_help_explains_every_mode_and_parameter():
+    text = cli("--help").stdout
+    for words in ("--check", "--out", "--set", "c_ms", "b_bytes_per_s", "(0, 1]"):
+        assert words in text
+
+
+def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    assert cli("--out", str(tmp_path)).returncode == 0
+    before = snapshot(tmp_path)
+    files = experiment.artefacts(experiment.run())
+    files["results.json"] = files["results.json"].replace("9.22", "9.25")
+    calls = []
+
+    def failing_replace(src, dst):
+        calls.append(dst)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError):
+        experiment.write_atomically(tmp_path, files)
+    assert calls and snapshot(tmp_path) == before  # no temporary left behind, nothing truncated
+
+
+def test_a_missing_glyph_fails_the_figure():
+    @experiment.figure
+    def chinese_title(results, fig, ax):
+        ax.set_title("带宽")  # CJK is not in the figures' font (their text is language-neutral)
+
+    with pytest.raises(UserWarning, match="Glyph .* missing"):
+        chinese_title({})
+
+
+def test_regeneration_is_fast():
+    import time
+    start = time.perf_counter()
+    experiment.artefacts(experiment.run())
+    assert time.perf_counter() - start < 3.0

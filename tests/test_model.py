@@ -1,0 +1,167 @@
+"""The model against the numbers the article states (000 zh, 001 es, 003 it) and against
+arithmetic done here by hand, independently of experiment.py."""
+import json
+import math
+
+import pytest
+
+import experiment
+from experiment import run
+
+BASE = run()
+
+
+def by_name(name, results=BASE):
+    return next(c for c in results["cases"] if c["name"] == name)
+
+
+def test_the_articles_closing_snippet_prints_the_stated_output(capsys):
+    r = run()
+    print(r['matrix']['full'])
+    for case in r['cases']:
+        print(round(case['one_ms'], 6), round(case['two_ms'], 6), round(case['speedup'], 6))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "[-3, 9]"
+    assert len(lines) == 1 + 6
+    # base case: T1 = 0.8 + 12, T2 = 0.8 + 12/1.6 + 4 * (0.03 + 0.2)
+    assert lines[1] == "12.8 9.22 " + str(round(12.8 / 9.22, 6))
+
+
+def test_matrix_split_by_columns_of_a_and_rows_of_b():
+    m = BASE["matrix"]
+    assert m["full"] == [-3, 9]
+    assert [d["hidden"] for d in m["devices"]] == [[1, 1], [0, 4]]
+    assert [d["contribution"] for d in m["devices"]] == [[1, 1], [-4, 8]]
+    assert m["sum_of_contributions"] == [-3, 9] and m["split_matches"]
+    assert m["shapes"] == {"x": [1, 2], "a": [2, 4], "b": [4, 2]}
+
+
+def test_relu_does_not_distribute_over_a_sum():
+    ce = BASE["matrix"]["relu_counterexample"]
+    assert (ce["a"], ce["b"]) == (2, -3)
+    assert ce["relu_of_sum"] == 0 and ce["sum_of_relus"] == 2
+
+
+def test_splitting_in_the_wrong_place_changes_the_answer():
+    wrong = BASE["matrix"]["wrong_split"]
+    assert not wrong["matches"] and wrong["output"] != [-3, 9]
+
+
+def test_ledger_base_case():
+    led = BASE["ledger"]
+    assert led["wire_ms"] == pytest.approx(2e6 / 1e10 * 1e3)           # 0.2 ms
+    assert led["transfer_ms"] == pytest.approx(0.23)
+    assert led["comm_ms"] == pytest.approx(0.92)                         # H
+    assert led["parallel_compute_ms"] == pytest.approx(7.5)              # 12/(2 × 0.8)
+    assert led["one_ms"] == pytest.approx(12.8)
+    assert led["two_ms"] == pytest.approx(9.22)
+    assert round(led["speedup"], 3) == 1.388
+    assert round(led["efficiency"], 3) == 0.694
+
+
+def test_break_even():
+    be = BASE["break_even"]
+    assert be["factor"] == pytest.approx(0.375)
+    assert round(be["c_ms"], 5) == 2.45333
+    case = by_name("break_even")
+    assert case["one_ms"] == pytest.approx(case["two_ms"]) and case["speedup"] == pytest.approx(1)
+
+
+@pytest.mark.parametrize("name, one, two", [
+    ("small_c", 1.8, 2.345), ("slow_link", 12.8, 16.42), ("fast_link", 12.8, 8.58),
+    ("large_s", 112, 108.42),
+])
+def test_the_articles_cases(name, one, two):
+    case = by_name(name)
+    assert case["one_ms"] == pytest.approx(one) and case["two_ms"] == pytest.approx(two)
+
+
+def test_case_communication_times_and_large_s_speedup():
+    assert by_name("slow_link")["comm_ms"] == pytest.approx(8.12)
+    assert by_name("fast_link")["comm_ms"] == pytest.approx(0.28)
+    assert round(by_name("large_s")["speedup"], 3) == 1.033
+    assert [c["name"] for c in BASE["cases"]] == [
+        "base", "break_even", "small_c", "slow_link", "fast_link", "large_s"]
+
+
+def test_minimum_bandwidth():
+    bw = BASE["bandwidth"]
+    assert round(bw["d_s"], 6) == 0.001095
+    assert round(bw["b_gb_per_s"], 5) == 1.82648
+    assert bw["b_bytes_per_s"] == pytest.approx(2e6 / 0.001095)
+
+
+def test_minimum_efficiency():
+    high, low = BASE["efficiency_threshold"]
+    assert round(high["min_eta"], 5) == 0.54152 and high["reachable"]
+    assert low["min_eta"] == pytest.approx(6.25) and not low["reachable"]
+
+
+def test_overlap_bound_and_infinite_bandwidth():
+    assert BASE["overlap"]["bound_ms"] == pytest.approx(8.3)
+    assert BASE["overlap"]["two_ms"] == pytest.approx(9.22)
+    # start-up costs remain: 4 × 0.03 ms
+    assert BASE["infinite_bandwidth"]["comm_ms"] == pytest.approx(0.12)
+    assert BASE["infinite_bandwidth"]["two_ms"] == pytest.approx(0.8 + 7.5 + 0.12)
+
+
+def test_missing_thresholds_are_said_explicitly():
+    r = run(eta=0.5)
+    assert r["break_even"]["c_ms"] is None and "0.5" in r["break_even"]["reason"]
+    assert r["bandwidth"]["b_bytes_per_s"] is None and "D <= 0" in r["bandwidth"]["reason"]
+    assert [c["name"] for c in r["omitted_cases"]] == ["break_even"]
+    r = run(c_ms=0.5)                    # C < H = 0.92
+    assert r["efficiency_threshold"][0]["min_eta"] is None
+    assert "C <= H" in r["efficiency_threshold"][0]["reason"]
+    r = run(ell_ms=1.2)                  # D = 12 × 0.375 / 4 − 1.2 = −0.075 ms
+    assert r["bandwidth"]["b_gb_per_s"] is None
+
+
+def test_results_are_strict_json_for_edge_parameters():
+    for overrides in ({}, {"eta": 0.3}, {"eta": 1}, {"c_ms": 0.1}, {"v_bytes": 0}, {"s_ms": 0},
+                      {"ell_ms": 5.0}):
+        text = experiment.to_json(run(**overrides))
+        json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+
+
+def test_every_claim_of_the_first_article_reproduces():
+    ledger = experiment.claims(BASE)
+    assert len(ledger) == len({c["id"] for c in ledger})
+    assert all(c["status"] == "reproduces" for c in ledger), [c for c in ledger
+                                                              if c["status"] != "reproduces"]
+
+
+def test_a_wrong_claim_would_be_reported(monkeypatch):
+    claims = list(experiment.SOURCE_CLAIMS)
+    claims[0] = ("transfer", 0.3, 1, "ledger.wire_ms", "tampered")
+    monkeypatch.setattr(experiment, "SOURCE_CLAIMS", tuple(claims))
+    assert experiment.claims(BASE)[0]["status"] == "does not reproduce"
+
+
+@pytest.mark.parametrize("overrides, error, words", [
+    ({"eta": 0}, ValueError, "eta must be"),
+    ({"eta": -0.5}, ValueError, "(0, 1]"),
+    ({"eta": 1.2}, ValueError, "(0, 1]"),
+    ({"eta": math.nan}, ValueError, "eta"),
+    ({"c_ms": 0}, ValueError, "c_ms must be"),
+    ({"c_ms": math.inf}, ValueError, "finite"),
+    ({"s_ms": -1}, ValueError, ">= 0"),
+    ({"b_bytes_per_s": -1e9}, ValueError, "b_bytes_per_s must be"),
+    ({"b_bytes_per_s": 0}, ValueError, "> 0"),
+    ({"v_bytes": -1}, ValueError, "v_bytes"),
+    ({"ell_ms": -0.01}, ValueError, "ell_ms"),
+    ({"q": 0}, ValueError, "q must be"),
+    ({"q": 2.5}, TypeError, "integer"),
+    ({"q": True}, TypeError, "q must be"),
+    ({"c_ms": "12"}, TypeError, "c_ms must be"),
+    ({"c_ms": None}, TypeError, "c_ms must be"),
+    ({"bandwidth": 1e10}, ValueError, "valid names are: s_ms, c_ms"),
+])
+def test_bad_input_is_refused_with_the_parameter_and_its_range(overrides, error, words):
+    with pytest.raises(error, match=None) as info:
+        run(**overrides)
+    assert words in str(info.value)
+
+
+def test_integer_and_float_inputs_agree():
+    assert run(c_ms=12, q=4) == run(c_ms=12.0)

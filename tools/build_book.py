@@ -1,0 +1,99 @@
+"""Build the four editions of the book, one Sphinx build per language, plus the landing page.
+
+Output: _build/html/index.html (choose a language) and _build/html/<lang>/ for zh, es, it, en.
+Each edition gets its own Sphinx ``language`` (so <html lang>, the theme's interface strings
+and the search index are in that language; Chinese search segments words with jieba) and its
+own table of contents, derived from _toc.yml. No notebook is executed; warnings are errors.
+"""
+from __future__ import annotations
+
+import html
+import pathlib
+import shutil
+import sys
+
+import yaml
+from jupyter_book.sphinx import build_sphinx
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BUILD = ROOT / "_build"
+
+#: edition code → (Sphinx language, name shown to readers, captions of _toc.yml's parts)
+EDITIONS = {
+    "zh": ("zh_CN", "中文", ["一次运算分到两台设备上，何时才划算？", "关于本书"]),
+    "es": ("es", "Español", ["¿Cuándo compensa repartir una operación entre dos dispositivos?",
+                             "Sobre este libro"]),
+    "it": ("it", "Italiano", ["Quando conviene dividere un'operazione su due dispositivi?",
+                              "Su questo libro"]),
+    "en": ("en", "English", None),
+}
+
+
+def edition_toc(lang: str) -> dict:
+    """_toc.yml with the English folder swapped for ``lang`` and the captions translated."""
+    text = (ROOT / "_toc.yml").read_text(encoding="utf-8").replace("/en/", f"/{lang}/")
+    toc = yaml.safe_load(text)
+    captions = EDITIONS[lang][2]
+    if captions is not None:
+        if len(captions) != len(toc["parts"]):
+            raise SystemExit(f"{lang}: {len(captions)} captions for {len(toc['parts'])} parts")
+        for part, caption in zip(toc["parts"], captions):
+            part["caption"] = caption
+    return toc
+
+
+def build_edition(lang: str) -> None:
+    """One Sphinx build of one language into _build/html/<lang>."""
+    sphinx_language, _, _ = EDITIONS[lang]
+    work = BUILD / "editions"
+    work.mkdir(parents=True, exist_ok=True)
+    toc_path = work / f"_toc_{lang}.yml"
+    toc_path.write_text(yaml.safe_dump(edition_toc(lang), allow_unicode=True, sort_keys=False),
+                        encoding="utf-8")
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config["exclude_patterns"] += [f"{folder}/{other}/**" for other in EDITIONS if other != lang
+                                   for folder in ("notebooks", "book")]
+    config_path = work / f"_config_{lang}.yml"
+    config_path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),
+                           encoding="utf-8")
+    overrides = {
+        "latex_individualpages": False,
+        "external_toc_exclude_missing": True,
+        "language": sphinx_language,
+        "external_toc_path": str(toc_path.relative_to(ROOT)),
+        "html_context": {"edition": lang,
+                         "editions": [(code, name) for code, (_, name, _) in EDITIONS.items()]},
+    }
+    status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
+                          noconfig=True, confoverrides=overrides,
+                          doctreedir=BUILD / "doctrees" / lang, freshenv=True, force_all=True,
+                          warningiserror=True, quiet=True)
+    if status:
+        raise SystemExit(f"{lang}: Sphinx build failed ({status})")
+
+
+def landing() -> None:
+    """_build/html/index.html: one link per edition."""
+    links = "\n".join(f'    <li><a href="{code}/index.html" hreflang="{code}" lang="{code}">'
+                      f"{html.escape(name)}</a></li>" for code, (_, name, _) in EDITIONS.items())
+    template = (ROOT / "book" / "landing.html").read_text(encoding="utf-8")
+    (BUILD / "html" / "index.html").write_text(template.replace("{{ links }}", links),
+                                              encoding="utf-8")
+
+
+def main(argv: list) -> int:
+    langs = argv or list(EDITIONS)
+    for lang in langs:
+        if lang not in EDITIONS:
+            raise SystemExit(f"unknown edition {lang!r}; choose from {', '.join(EDITIONS)}")
+    if (BUILD / "html").exists() and not argv:
+        shutil.rmtree(BUILD / "html")
+    for lang in langs:
+        build_edition(lang)
+    landing()
+    print(f"built {', '.join(langs)} into {BUILD / 'html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
