@@ -6,6 +6,7 @@ code cell is identical in the four editions and only the markdown differs.
 """
 from __future__ import annotations
 
+import ast
 import pathlib
 
 from IPython.display import SVG, Markdown, display
@@ -57,16 +58,6 @@ WORDS = {
 }
 
 
-class Shown:
-    """A glued value whose text is exactly the formatted string (no quotes)."""
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text
-
-
 def number(value: float, decimals: int, lang: str) -> str:
     """``value`` rounded to ``decimals`` places, trailing zeros dropped, in ``lang``'s notation.
 
@@ -95,6 +86,25 @@ def language_of(folder: pathlib.Path) -> str:
                            f"in {', '.join(LANGUAGES)} (e.g. papermill --cwd notebooks/en); "
                            f"the current folder is {folder}")
     return folder.name
+
+
+def refuse_unknown_parameters(history: list, known: dict) -> None:
+    """Raise ValueError if papermill injected a name the model does not know.
+
+    ``history`` is IPython's ``In`` (the sources of the cells run so far); papermill's
+    injected cell starts with the comment ``# Parameters``. Without this check a
+    misspelt ``-p bandwith 1e9`` would be ignored with only a log warning.
+    """
+    injected = set()
+    for source in history:
+        if source.lstrip().startswith("# Parameters"):
+            for node in ast.parse(source).body:
+                if isinstance(node, ast.Assign):
+                    injected.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    unknown = sorted(injected - set(known))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; "
+                         f"valid names are: {', '.join(known)}")
 
 
 class Page:
@@ -128,7 +138,7 @@ class Page:
             text = value
         else:
             text = self.num(value, decimals)
-        _glue(key, Shown(text), display=False)
+        _glue(key, text, display=False)  # MyST-NB strips the quotes of the saved repr
 
     def table(self, header: list, body: list) -> None:
         """Show a Markdown table (header words are translated keys or literal text)."""

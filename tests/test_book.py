@@ -64,13 +64,13 @@ def search_terms(lang):
 def test_chinese_search_finds_words_of_the_chinese_pages(built):
     terms = search_terms("zh")
     assert "带宽" in terms          # "bandwidth", segmented by jieba
-    assert not any("带宽" in t for t in search_terms("en"))
+    assert "bandwidth" in search_terms("en")
 
 
-@pytest.mark.parametrize("lang, word", [("zh", "搜索"), ("es", "Buscar"), ("it", "Cerca"),
+@pytest.mark.parametrize("lang, word", [("zh", "搜索"), ("es", "Búsqueda"), ("it", "Cerca"),
                                         ("en", "Search")])
 def test_the_themes_interface_is_translated(built, lang, word):
-    assert word in (HTML / lang / "index.html").read_text(encoding="utf-8")
+    assert word in pages(lang)[0].read_text(encoding="utf-8")
 
 
 def test_landing_page_offers_every_edition(built):

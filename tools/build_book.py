@@ -8,9 +8,11 @@ own table of contents, derived from _toc.yml. No notebook is executed; warnings 
 from __future__ import annotations
 
 import html
+import multiprocessing
 import pathlib
 import shutil
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
 import yaml
 from jupyter_book.sphinx import build_sphinx
@@ -88,8 +90,11 @@ def main(argv: list) -> int:
             raise SystemExit(f"unknown edition {lang!r}; choose from {', '.join(EDITIONS)}")
     if (BUILD / "html").exists() and not argv:
         shutil.rmtree(BUILD / "html")
-    for lang in langs:
-        build_edition(lang)
+    # One process per edition: Sphinx caches translation catalogues per process, so a second
+    # build in the same process would keep the first edition's interface language.
+    with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        list(pool.map(build_edition, langs))
     landing()
     print(f"built {', '.join(langs)} into {BUILD / 'html'}")
     return 0

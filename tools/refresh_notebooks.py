@@ -7,6 +7,7 @@ change from one run to the next: timings, papermill records, widget state.
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pathlib
 import sys
@@ -55,7 +56,7 @@ def write_atomically(path: pathlib.Path, nb: nbformat.NotebookNode) -> None:
 def refresh(path: pathlib.Path) -> str:
     """Execute one notebook in its folder and save it normalized."""
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, kernel_name="python3", timeout=120,
+    NotebookClient(nb, kernel_name="python3", timeout=120, startup_timeout=120,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     write_atomically(path, normalize(nb))
     return str(path.relative_to(ROOT))
@@ -64,7 +65,7 @@ def refresh(path: pathlib.Path) -> str:
 def main(argv: list) -> int:
     paths = [pathlib.Path(a).resolve() for a in argv] or sorted(
         list(ROOT.glob("notebooks/*/*.ipynb")) + list(ROOT.glob("book/*/*.ipynb")))
-    with ProcessPoolExecutor(max_workers=2) as pool:
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
         for done in pool.map(refresh, paths):
             print("refreshed", done)
     return 0

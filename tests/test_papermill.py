@@ -1,0 +1,68 @@
+"""Rerunning a section with papermill: other parameters change what the page shows,
+invalid or unknown ones stop the run with an error naming the parameter."""
+import ast
+import json
+import pathlib
+
+import nbformat
+import papermill
+import pytest
+
+from present import number
+from test_notebooks import ALL, ROOT, rel
+
+
+def run_notebook(path, tmp_path, **parameters):
+    out = tmp_path / path.name
+    papermill.execute_notebook(str(path), str(out), parameters=parameters, cwd=str(path.parent),
+                               kernel_name="python3", progress_bar=False, log_output=False)
+    return nbformat.read(out, as_version=4)
+
+
+def outputs_text(nb):
+    parts = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            for value in output.get("data", {}).values():
+                parts.append(value if isinstance(value, str) else json.dumps(value))
+            parts.append(output.get("text", ""))
+    return "\n".join(parts)
+
+
+def glued(nb):
+    """Glued values as the reader sees them (the saved text is the repr of a str)."""
+    return {o["metadata"]["scrapbook"]["name"]:
+            ast.literal_eval(o["data"]["application/papermill.record/text/plain"])
+            for cell in nb.cells for o in cell.get("outputs", [])
+            if "scrapbook" in o.get("metadata", {})}
+
+
+@pytest.mark.parametrize("path", ALL, ids=rel)
+def test_papermill_runs_with_other_parameters(path, tmp_path):
+    lang = path.parent.name
+    nb = run_notebook(path, tmp_path, c_ms=1.0, b_bytes_per_s=5e10, q=8)
+    text = outputs_text(nb)
+    # The page's parameter line shows the values in effect, in the page's notation.
+    assert f"C = {number(1.0, 6, lang)} ms" in text and "Q = 8" in text
+    assert f"B = {number(50.0, 6, lang)} GB/s" in text
+
+
+def test_papermill_parameters_reach_the_numbers(tmp_path):
+    nb = run_notebook(ROOT / "notebooks" / "es" / "split-03-ledger.ipynb", tmp_path, c_ms=1.0)
+    values = glued(nb)
+    # By hand: T1 = 0.8 + 1 = 1.8 ms; T2 = 0.8 + 1/1.6 + 4 × 0.23 = 2.345 ms (Spanish notation).
+    assert values["one_ms"] == "1,8" and values["two_ms"] == "2,345"
+
+
+@pytest.mark.parametrize("path", ALL, ids=rel)
+def test_papermill_refuses_an_invalid_parameter_clearly(path, tmp_path):
+    with pytest.raises(papermill.PapermillExecutionError) as info:
+        run_notebook(path, tmp_path, eta=-1.0)
+    assert "eta must be eta, a finite real number in (0, 1]" in str(info.value)
+
+
+def test_papermill_refuses_an_unknown_parameter_name(tmp_path):
+    with pytest.raises(papermill.PapermillExecutionError) as info:
+        run_notebook(ROOT / "notebooks" / "it" / "split-04-break-even.ipynb", tmp_path,
+                     bandwith=1e9)
+    assert "unknown parameter(s) bandwith; valid names are: s_ms, c_ms" in str(info.value)
