@@ -44,6 +44,16 @@ WORDS = {
     "fast_link": {"zh": "B = 50 GB/s", "es": "B = 50 GB/s", "it": "B = 50 GB/s",
                   "en": "B = 50 GB/s"},
     "large_s": {"zh": "S = 100 ms", "es": "S = 100 ms", "it": "S = 100 ms", "en": "S = 100 ms"},
+    "source": {"zh": "原文", "es": "fuente", "it": "fonte", "en": "source"},
+    "article": {"zh": "文章", "es": "Artículo", "it": "Articolo", "en": "Article"},
+    "section": {"zh": "小节", "es": "Sección", "it": "Sezione", "en": "Section"},
+    "error": {"zh": "误差", "es": "Error", "it": "Errore", "en": "Error"},
+    "conflicts with well-known external facts": {
+        "zh": "✗ 与公认的外部事实相悖", "es": "✗ contradice hechos externos bien establecidos",
+        "it": "✗ contraddice fatti esterni ben noti", "en": "✗ conflicts with well-known external facts"},
+    "cannot be recomputed from the article": {
+        "zh": "？ 无法仅凭原文重算", "es": "? no se puede recalcular con el artículo",
+        "it": "? non ricalcolabile dall'articolo", "en": "? cannot be recomputed from the article"},
     "none": {"zh": "不存在", "es": "no existe", "it": "non esiste", "en": "none exists"},
     "claim": {"zh": "原文陈述", "es": "Afirmación de la fuente", "it": "Affermazione della fonte",
               "en": "Source statement"},
@@ -55,6 +65,19 @@ WORDS = {
                    "en": "✓ reproduces"},
     "does not reproduce": {"zh": "✗ 不可复现", "es": "✗ no se reproduce",
                            "it": "✗ non si riproduce", "en": "✗ does not reproduce"},
+}
+
+
+#: How each article's parameters are shown: name → (symbol, divisor, unit).
+PARAMETER_LINE = {
+    "split": {"s_ms": ("S", 1, " ms"), "c_ms": ("C", 1, " ms"), "eta": ("η", 1, ""),
+              "q": ("Q", 1, ""), "ell_ms": ("ℓ", 1, " ms"), "v_bytes": ("V", 1, " bytes"),
+              "b_bytes_per_s": ("B", 1e9, " GB/s")},
+    "tp": {"tp_batch": ("b", 1, ""), "tp_seq_len": ("s", 1, ""), "tp_hidden": ("h", 1, ""),
+           "tp_bytes_per_value": ("d", 1, " bytes"), "tp_flops_per_s": ("P", 1e12, " TFLOP/s"),
+           "tp_bandwidth_bytes_per_s": ("B", 1e9, " GB/s")},
+    "theory": {"th_serial_fraction": ("S", 1, ""), "th_devices": ("N", 1, ""),
+               "th_single_device_days": ("T(1)", 1, " d"), "th_efficiency": ("E", 1, "")},
 }
 
 
@@ -71,6 +94,18 @@ def number(value: float, decimals: int, lang: str) -> str:
     whole = whole.replace(",", group_mark)
     text = whole + (decimal_mark + fraction if fraction else "")
     return ("−" + text) if round(value, decimals) < 0 else text
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def scientific(value: float, decimals: int, lang: str) -> str:
+    """``value`` as m × 10ⁿ with ``decimals`` places in the mantissa, e.g. 3.14 × 10²³."""
+    exponent = int(f"{value:e}".split("e")[1])
+    mantissa = value / 10 ** exponent
+    if round(abs(mantissa), decimals) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{number(mantissa, decimals, lang)} × 10{str(exponent).translate(SUPERSCRIPT)}"
 
 
 def vector(values: list, lang: str) -> str:
@@ -122,15 +157,27 @@ class Page:
         """A number in this page's notation."""
         return number(value, decimals, self.lang)
 
+    def pct(self, fraction: float, decimals: int) -> str:
+        """A fraction as a percentage in this page's notation (a space before % in es and it)."""
+        return self.num(100 * fraction, decimals) + ("\u202f%" if self.lang in ("es", "it") else "%")
+
+    def claim_value(self, row: dict, value: float, extra_decimals: int = 0) -> str:
+        """A claim's stated or computed value as the source writes it (percent if it does)."""
+        if row["percent"]:
+            return self.pct(value, max(0, row["decimals"] - 2) + extra_decimals)
+        return self.num(value, row["decimals"] + extra_decimals)
+
     def vec(self, values: list) -> str:
         """An integer vector in this page's notation."""
         return vector(values, self.lang)
 
-    def glue(self, key: str, value, decimals: int = 0) -> None:
+    def glue(self, key: str, value, decimals: int = 0, *, scientific_notation: bool = False) -> None:
         """Glue ``value`` for ``{glue:text}`key``` in the prose: a number rounded to
-        ``decimals``, an integer vector (list), text, or ``None`` for a threshold that
-        does not exist (shown as the word for "none")."""
-        if value is None:
+        ``decimals`` (as m × 10ⁿ if asked), an integer vector (list), text, or ``None`` for
+        a threshold that does not exist (shown as the word for "none")."""
+        if scientific_notation:
+            text = scientific(value, decimals, self.lang)
+        elif value is None:
             text = self.word("none")
         elif isinstance(value, list):
             text = self.vec(value)
@@ -147,14 +194,11 @@ class Page:
         lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in body]
         display(Markdown("\n".join(lines)))
 
-    def parameters(self) -> None:
-        """One line with the parameters in effect, so a rerun with other values shows them."""
+    def parameters(self, article: str = "split") -> None:
+        """One line with the article's parameters in effect, so a rerun shows its values."""
         p = self.results["parameters"]
-        items = [f"S = {self.num(p['s_ms'], 6)} ms", f"C = {self.num(p['c_ms'], 6)} ms",
-                 f"η = {self.num(p['eta'], 6)}", f"Q = {p['q']}",
-                 f"ℓ = {self.num(p['ell_ms'], 6)} ms",
-                 f"V = {self.num(p['v_bytes'], 0)} bytes",
-                 f"B = {self.num(p['b_bytes_per_s'] / 1e9, 6)} GB/s"]
+        items = [f"{symbol} = {self.num(p[name] / scale, 6)}{unit}"
+                 for name, (symbol, scale, unit) in PARAMETER_LINE[article].items()]
         display(Markdown(f"**{self.word('parameters')}:** " + " · ".join(items)))
 
     def figure(self, svg_text: str) -> None:

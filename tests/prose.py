@@ -2,7 +2,8 @@
 
 A number in prose must come from ``experiment.run()`` through ``{glue:text}`key```.
 Allowed without glue: digits inside identifiers (T1, float32), dimensions (1 × 2),
-years, and, inside math, the structural constants 1 and 2 of the formulas.
+years, and, inside math, the structural constants of the formulas (1, 2; 4, 18, 72 of
+article 2: 4·b·s·h·d, 72·b·s·h², t·P·d/(18·h·B)).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ MATH_ENV = re.compile(r"\\(?:begin|end)\{[a-z*]+\}")
 DIMENSION = re.compile(r"[0-9]+\s*[×x]\s*[0-9]+")
 YEAR = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
 NUMBER = re.compile(r"(?<![A-Za-z_0-9])[0-9]+(?:[.,][0-9]+)*")
-MATH_CONSTANTS = {"1", "2"}
+MATH_CONSTANTS = {"1", "2", "4", "18", "72"}   # constants of the articles' formulas
 
 
 def markdown_cells(path: pathlib.Path) -> list:

@@ -32,7 +32,9 @@ def test_two_regenerations_in_separate_processes_are_byte_identical(tmp_path):
     first, second = snapshot(tmp_path / "a"), snapshot(tmp_path / "b")
     assert first == second
     assert set(first) == {"results.json", "claims.json", "fig_versus_c.svg", "fig_versus_b.svg",
-                          "fig_ledger.svg", "fig_min_eta.svg"}
+                          "fig_ledger.svg", "fig_min_eta.svg", "fig_tp_layer_time.svg",
+                          "fig_tp_efficiency.svg", "fig_tp_ratio.svg", "fig_amdahl.svg",
+                          "fig_gustafson.svg", "fig_training_ledger.svg"}
 
 
 def test_json_is_strict_and_sorted():

@@ -9,7 +9,7 @@ import papermill
 import pytest
 
 from present import number
-from test_notebooks import ALL, ROOT, rel
+from test_notebooks import ALL, ROOT, article_of, rel
 
 
 def run_notebook(path, tmp_path, **parameters):
@@ -37,14 +37,30 @@ def glued(nb):
             if "scrapbook" in o.get("metadata", {})}
 
 
+#: Per article: other parameters, and the text the page's parameter line must then show.
+OTHER = {
+    "split": ({"c_ms": 1.0, "b_bytes_per_s": 5e10, "q": 8},
+              lambda lang: [f"C = {number(1.0, 6, lang)} ms", "Q = 8",
+                            f"B = {number(50.0, 6, lang)} GB/s"]),
+    "tp": ({"tp_hidden": 4096, "tp_bandwidth_bytes_per_s": 3e11},
+           lambda lang: [f"h = {number(4096, 6, lang)}", f"B = {number(300, 6, lang)} GB/s"]),
+    "theory": ({"th_serial_fraction": 0.1, "th_devices": 16},
+               lambda lang: [f"S = {number(0.1, 6, lang)}", "N = 16"]),
+}
+INVALID = {
+    "split": ({"eta": -1.0}, "eta must be eta, a finite real number in (0, 1]"),
+    "tp": ({"tp_hidden": 0}, "tp_hidden must be h, hidden size, an integer >= 1"),
+    "theory": ({"th_serial_fraction": 1.5},
+               "th_serial_fraction must be S, the serial fraction, a finite real number in [0, 1]"),
+}
+
+
 @pytest.mark.parametrize("path", ALL, ids=rel)
 def test_papermill_runs_with_other_parameters(path, tmp_path):
-    lang = path.parent.name
-    nb = run_notebook(path, tmp_path, c_ms=1.0, b_bytes_per_s=5e10, q=8)
-    text = outputs_text(nb)
-    # The page's parameter line shows the values in effect, in the page's notation.
-    assert f"C = {number(1.0, 6, lang)} ms" in text and "Q = 8" in text
-    assert f"B = {number(50.0, 6, lang)} GB/s" in text
+    parameters, expected = OTHER[article_of(path)]
+    text = outputs_text(run_notebook(path, tmp_path, **parameters))
+    for words in expected(path.parent.name):
+        assert words in text
 
 
 def test_papermill_parameters_reach_the_numbers(tmp_path):
@@ -52,13 +68,18 @@ def test_papermill_parameters_reach_the_numbers(tmp_path):
     values = glued(nb)
     # By hand: T1 = 0.8 + 1 = 1.8 ms; T2 = 0.8 + 1/1.6 + 4 × 0.23 = 2.345 ms (Spanish notation).
     assert values["one_ms"] == "1,8" and values["two_ms"] == "2,345"
+    nb = run_notebook(ROOT / "notebooks" / "it" / "theory-04-training.ipynb", tmp_path,
+                      th_devices=4)
+    # By hand: 1/(0.2 + 0.8/4) = 2.5; 30 days / 2.5 = 12 days (Italian notation).
+    assert glued(nb)["speedup"] == "2,5" and glued(nb)["amdahl_days"] == "12"
 
 
 @pytest.mark.parametrize("path", ALL, ids=rel)
 def test_papermill_refuses_an_invalid_parameter_clearly(path, tmp_path):
+    parameters, message = INVALID[article_of(path)]
     with pytest.raises(papermill.PapermillExecutionError) as info:
-        run_notebook(path, tmp_path, eta=-1.0)
-    assert "eta must be eta, a finite real number in (0, 1]" in str(info.value)
+        run_notebook(path, tmp_path, **parameters)
+    assert message in str(info.value)
 
 
 def test_papermill_refuses_an_unknown_parameter_name(tmp_path):

@@ -22,11 +22,14 @@ BUILD = ROOT / "_build"
 
 #: edition code → (Sphinx language, name shown to readers, captions of _toc.yml's parts)
 EDITIONS = {
-    "zh": ("zh_CN", "中文", ["一次运算分到两台设备上，何时才划算？", "关于本书"]),
+    "zh": ("zh_CN", "中文", ["一次运算分到两台设备上，何时才划算？", "张量并行的通信开销",
+                           "并行计算理论", "关于本书"]),
     "es": ("es", "Español", ["¿Cuándo compensa repartir una operación entre dos dispositivos?",
-                             "Sobre este libro"]),
+                             "El coste de comunicación del paralelismo tensorial",
+                             "Teoría de la computación paralela", "Sobre este libro"]),
     "it": ("it", "Italiano", ["Quando conviene dividere un'operazione su due dispositivi?",
-                              "Su questo libro"]),
+                              "Il costo di comunicazione del parallelismo tensoriale",
+                              "Teoria del calcolo parallelo", "Su questo libro"]),
     "en": ("en", "English", None),
 }
 

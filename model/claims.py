@@ -1,0 +1,245 @@
+"""The claims ledger: every number the three source articles state, recomputed.
+
+Each claim names the article (000/001/003 say the same; 002; 004), the book section where it
+sits, the source's wording (quoted from the Chinese text), the stated value and how many
+decimals it gives, and where ``experiment.run()`` computes it. The status is derived, never
+typed:
+
+- ``reproduces``: the computed value is within half a unit of the last stated digit (a whole
+  unit when the source says "about");
+- ``does not reproduce``: it is not; the ledger then shows the correct value and the error;
+- ``conflicts with well-known external facts``: the check uses facts from outside the
+  article (named constants in the model, cited in the bibliography) and they disagree;
+- ``cannot be recomputed from the article``: the article does not give what the number
+  depends on (a measurement, an anecdote); where the article's own model says something
+  relevant, it is shown as context.
+"""
+from __future__ import annotations
+
+REPRODUCES = "reproduces"
+WRONG = "does not reproduce"
+EXTERNAL = "conflicts with well-known external facts"
+UNVERIFIABLE = "cannot be recomputed from the article"
+
+TP = "tensor_parallel."
+TH = "parallel_theory."
+
+
+def claim(claim_id, article, section, quote, stated, decimals, key, *, about=False,
+          external=False, percent=False, reason=None):
+    """One stated number. ``key`` is a dotted path into run()'s results, or None; a
+    ``percent`` claim is stored as a fraction (decimals count in the fraction)."""
+    return {"id": claim_id, "article": article, "section": section, "source_text": quote,
+            "stated": stated, "decimals": decimals, "approximate": about, "percent": percent,
+            "key": key, "external": external, "reason": reason}
+
+
+def amdahl_row(row: int, serial_pct: str, stated: tuple, wrong: set) -> list:
+    """The claims of one row of article 004's Amdahl table (columns N = 2, 4, 8, 16)."""
+    out = []
+    for column, (devices, value) in enumerate(zip((2, 4, 8, 16), stated)):
+        out.append(claim(f"amdahl_table_s{serial_pct}_n{devices}", "004", "theory-03-amdahl",
+                         f"S = {serial_pct}% │ … {devices}核 … │ {value:.2f}", value, 2,
+                         f"{TH}table.{row}.speedups.{column}",
+                         reason="misprinted in the source table; 1/(S + (1 − S)/N) gives "
+                                "the computed value" if devices in wrong else None))
+    return out
+
+
+SOURCE_CLAIMS = [
+    # --- Article 1 (000 zh, 001 es, 003 it) -------------------------------------------
+    claim("transfer", "000", "split-03-ledger", "每次传输 2,000,000 / 10,000,000,000 秒，即 0.2 毫秒",
+          0.2, 1, "ledger.wire_ms"),
+    claim("comm", "000", "split-03-ledger", "四次 H = 0.92 毫秒", 0.92, 2, "ledger.comm_ms"),
+    claim("parallel_compute", "000", "split-03-ledger", "并行计算为 12/(2 × 0.8) = 7.5 毫秒", 7.5, 1,
+          "ledger.parallel_compute_ms"),
+    claim("one_device", "000", "split-03-ledger", "T₁ = 12.8", 12.8, 1, "ledger.one_ms"),
+    claim("two_devices", "000", "split-03-ledger", "T₂ = 9.22 毫秒", 9.22, 2, "ledger.two_ms"),
+    claim("speedup", "000", "split-03-ledger", "加速约 1.388 倍", 1.388, 3, "ledger.speedup"),
+    claim("saving_factor", "000", "split-04-break-even", "η = 0.8 时括号为 0.375", 0.375, 3,
+          "break_even.factor"),
+    claim("break_even_c", "000", "split-04-break-even", "阈值为 0.92/0.375 = 2.45333 毫秒", 2.45333,
+          5, "break_even.c_ms"),
+    claim("small_c_one", "000", "split-04-break-even", "若 C = 1 毫秒……单设备为 1.8 毫秒", 1.8, 1,
+          "cases.small_c.one_ms"),
+    claim("small_c_two", "000", "split-04-break-even", "双设备为 2.345", 2.345, 3,
+          "cases.small_c.two_ms"),
+    claim("slow_link_comm", "000", "split-04-break-even", "有效带宽降至 1 GB/s 时，H = 8.12", 8.12, 2,
+          "cases.slow_link.comm_ms"),
+    claim("slow_link_two", "000", "split-04-break-even", "T₂ = 16.42 毫秒", 16.42, 2,
+          "cases.slow_link.two_ms"),
+    claim("fast_link_comm", "000", "split-04-break-even", "50 GB/s 时 H = 0.28", 0.28, 2,
+          "cases.fast_link.comm_ms"),
+    claim("fast_link_two", "000", "split-04-break-even", "T₂ = 8.58 毫秒", 8.58, 2,
+          "cases.fast_link.two_ms"),
+    claim("efficiency", "000", "split-05-latency", "双设备并行效率再除以二，基例约 0.694", 0.694, 3,
+          "ledger.efficiency"),
+    claim("large_s_one", "000", "split-05-latency", "总时间为 112", 112.0, 0, "cases.large_s.one_ms"),
+    claim("large_s_two", "000", "split-05-latency", "与 108.42 毫秒", 108.42, 2,
+          "cases.large_s.two_ms"),
+    claim("large_s_speedup", "000", "split-05-latency", "仅约 1.033 倍加速", 1.033, 3,
+          "cases.large_s.speedup"),
+    claim("overlap_bound", "000", "split-06-overlap", "基例为 8.3 而非 9.22 毫秒", 8.3, 1,
+          "overlap.bound_ms"),
+    claim("d_seconds", "000", "split-08-network", "D = 0.001095 秒", 0.001095, 6, "bandwidth.d_s"),
+    claim("min_bandwidth", "000", "split-08-network", "带宽需超过约 1.82648 GB/s", 1.82648, 5,
+          "bandwidth.b_gb_per_s"),
+    claim("min_eta_12", "000", "split-08-network", "C = 12、H = 0.92 毫秒时阈值约 0.54152", 0.54152, 5,
+          "efficiency_threshold.0.min_eta"),
+    claim("min_eta_1", "000", "split-08-network", "C = 1 毫秒时变成 6.25", 6.25, 2,
+          "efficiency_threshold.1.min_eta"),
+
+    # --- Article 2 (002): tensor-parallel communication overhead -------------------------
+    claim("kitchen_t4_cook", "002", "tp-05-scaling", "t=4 时，炒菜只需 2.5 分钟", 2.5, 1,
+          f"{TP}kitchen.1.cook_min"),
+    claim("kitchen_t4_total", "002", "tp-05-scaling", "总耗时 2.62 分钟", 2.62, 2,
+          f"{TP}kitchen.1.total_min"),
+    claim("kitchen_t32_cook", "002", "tp-05-scaling", "t=32 时，炒菜 0.31 分钟", 0.31, 2,
+          f"{TP}kitchen.2.cook_min"),
+    claim("efficiency_at_t_star", "002", "tp-07-degree", "当 t = A/C 时……效率为 50%", 0.5, 2,
+          f"{TP}critical.efficiency_at_t_star", percent=True),
+    claim("efficiency_at_half_t_star", "002", "tp-07-degree",
+          "把 t 控制在 t*/2 以内，保证效率在 70% 以上", 0.70, 2,
+          f"{TP}critical.efficiency_at_half_t_star",
+          reason="E(t*/2) = A/(A + A/2) = 2/3 for every A and C, below 70 %", percent=True),
+    claim("utilisation_tp32", "002", "tp-08-production", "误把 TP 拉到 32，μ 会跌到三成以下", 0.30, 2,
+          None, reason="R̄ is not given; with the demo's parameters μ(32) = 1/(1 + R) is the "
+                       "context value", percent=True),
+    claim("anecdote_before_after", "002", "tp-09-applications",
+          "模型 FLOPs 利用率只有 28%……利用率提升到 47%", 0.47, 2, None,
+          reason="a reported measurement; the article gives nothing to recompute it from", percent=True),
+    claim("oversized_throughput_loss", "002", "tp-09-applications", "实际吞吐可能比 TP=8 降低 40% 以上",
+          0.40, 2, None, reason="a reported measurement; the article gives nothing to recompute "
+                                "it from", percent=True),
+    claim("overlap_throughput_gain", "002", "tp-09-applications", "训练吞吐提升 15%-30%", 0.15, 2,
+          None, reason="a reported measurement; the article gives nothing to recompute it from", percent=True),
+    claim("anecdote_time_saved", "002", "tp-09-applications", "训练时间缩短约三分之一", 0.33, 2,
+          f"{TP}anecdote.time_saved", about=True,
+          reason="same devices and work: time scales as 28/47, a cut of about 40 %, not a third", percent=True),
+    claim("links_nvlink_share", "002", "tp-09-applications", "A 方案通信占比约 26%", 0.26, 2,
+          f"{TP}links.nvlink.comm_share", about=True, percent=True),
+    claim("links_pcie_share", "002", "tp-09-applications", "B 方案约 45%", 0.45, 2,
+          f"{TP}links.pcie.comm_share", about=True,
+          reason="R = t·P·d/(18·h·B) at 300 GB/s with the demo's P and d gives a share of 42 %", percent=True),
+    claim("links_efficiency_ratio", "002", "tp-09-applications", "训练效率领先 B 方案近一倍", 2.0, 1,
+          f"{TP}links.efficiency_ratio", about=True,
+          reason="efficiencies 1/(1 + R) of the two links differ by about a quarter, not double"),
+    claim("pcie_300", "002", "tp-09-applications", "B 方案单机 8 卡 PCIe 300GB/s", 300.0, 0,
+          f"{TP}links.pcie_x16_gb_per_s.pcie5", external=True,
+          reason="a PCIe 5.0 x16 link carries about 64 GB/s per direction (PCIe 4.0: 32 GB/s)"),
+    claim("demo_efficiency_t1", "002", "tp-10-demo", "效率如何从 100% 跌到 41%（TP=1）", 1.0, 2,
+          f"{TP}demo.0.efficiency",
+          reason="the demo code charges one device the full communication time, so it prints "
+                 "95.7 %; 100 % holds only for the standard definition", percent=True),
+    claim("demo_efficiency_t32", "002", "tp-10-demo", "效率如何从 100% 跌到 41%（TP=32）", 0.41, 2,
+          f"{TP}demo.5.efficiency", percent=True),
+    claim("tp16_over_tp8", "002", "tp-11-misconceptions", "实测 TP=16 相比 TP=8 通常只快 10%-20%",
+          0.15, 2, None, reason="a reported measurement; the article's own model gives the "
+                                "context value (T(8)/T(16))", percent=True),
+    claim("ring_half", "002", "tp-11-misconceptions", "每块 GPU 发送约总消息量的一半", 0.5, 1,
+          f"{TP}demo.1.ring_factor",
+          reason="a ring all-reduce sends 2(t − 1)/t messages per device: one whole message "
+                 "at t = 2, never half"),
+    claim("ring_limit", "002", "tp-11-misconceptions", "t 很大时趋于总消息量", 1.0, 1,
+          f"{TP}demo.5.ring_factor",
+          reason="2(t − 1)/t tends to two messages, not one (1.94 at t = 32)"),
+    claim("quiz_q10_k", "002", "tp-12-quiz", "由 E(4)=0.8 得 1+4k=1.25，解得 k=0.0625", 0.0625, 4,
+          f"{TP}quiz.q10_k"),
+    claim("quiz_q10", "002", "tp-12-quiz", "E = 1/(1+16×0.0625) = 1/2 = 50%", 0.5, 2,
+          f"{TP}quiz.q10_efficiency", percent=True),
+
+    # --- Article 3 (004): parallel computing theory ------------------------------------
+    claim("naive_days", "004", "theory-01-intuition", "30/8 = 3.75 天", 3.75, 2,
+          f"{TH}training.naive_days"),
+    claim("single_a100_30_days", "004", "theory-01-intuition", "单卡 A100 训练 175B 参数模型 预计时间：30 天",
+          30.0, 0, f"{TH}single_a100.days_at_peak", external=True,
+          reason="GPT-3's 3.14e23 FLOPs at an A100's 312 TFLOP/s peak take decades, and its "
+                 "FP16 weights alone need 350 GB against 80 GB"),
+    *[claim(f"amdahl_example_n{n}", "004", "theory-03-amdahl", f"Speedup({n}) = {v:.2f}", v, 2,
+            f"{TH}example.{i}.speedup") for i, (n, v) in
+      enumerate(((1, 1.00), (2, 1.82), (4, 3.08), (8, 4.71), (16, 6.40)))],
+    claim("amdahl_example_limit", "004", "theory-03-amdahl", "Speedup(∞) = 1 / 0.1 = 10", 10.0, 0,
+          f"{TH}example.5.speedup"),
+    *amdahl_row(0, "5", (1.90, 3.48, 5.93, 9.38), {16}),
+    *amdahl_row(1, "10", (1.82, 3.08, 4.71, 6.40), set()),
+    *amdahl_row(2, "20", (1.67, 2.67, 3.48, 4.44), {4, 8, 16}),
+    *amdahl_row(3, "50", (1.33, 1.60, 1.78, 1.94), {16}),
+    *amdahl_row(4, "90", (1.11, 1.19, 1.25, 1.31), {2, 4, 8, 16}),
+    *[claim(f"amdahl_limit_s{pct}", "004", "theory-03-amdahl", f"S = {pct}% … 理论极限 {v}x", v,
+            decimals, f"{TH}table.{i}.limit") for i, (pct, v, decimals) in
+      enumerate((("5", 20.0, 0), ("10", 10.0, 0), ("20", 5.0, 0), ("50", 2.0, 0),
+                 ("90", 1.1, 1)))],
+    claim("breakdown_serial", "004", "theory-04-training", "实际串行比例 S ≈ 20%（考虑通信开销）", 0.2, 1,
+          f"{TH}training.breakdown_serial", percent=True),
+    claim("training_speedup", "004", "theory-04-training", "Speedup(8) = … = 3.33x", 3.33, 2,
+          f"{TH}training.speedup"),
+    claim("training_days", "004", "theory-04-training", "30 天 / 3.33 = 9 天", 9.0, 0,
+          f"{TH}training.days"),
+    claim("gustafson_example", "004", "theory-04-training", "8 卡加速比 = 8 + 0.1 × (1 - 8) = 7.3x",
+          7.3, 1, f"{TH}training.gustafson_example"),
+    claim("efficiency_speedup", "004", "theory-06-efficiency", "8 卡加速比 ≈ 8 × 0.75 = 6x", 6.0, 0,
+          f"{TH}efficiency.speedup"),
+    claim("efficiency_days", "004", "theory-06-efficiency", "30 天 / 6 = 5 天", 5.0, 0,
+          f"{TH}efficiency.days"),
+    claim("efficiency_budget_low", "004", "theory-06-efficiency", "实际并行效率 ≈ 70-80%（下限）", 0.70,
+          2, f"{TH}efficiency.budget_low", percent=True),
+    claim("efficiency_budget_high", "004", "theory-06-efficiency", "实际并行效率 ≈ 70-80%（上限）", 0.80,
+          2, f"{TH}efficiency.budget_high", percent=True),
+    claim("gradients_700gb", "004", "theory-06-efficiency", "175B 参数 = 700 GB", 700.0, 0,
+          f"{TH}memory.gradients_fp32_gb"),
+    claim("a100_holds_70b", "004", "theory-07-strategies", "8×A100（80GB）单卡能装 70B 参数（FP16）",
+          70.0, 0, f"{TH}memory.max_fp16_parameters_per_a100_billions",
+          reason="70B FP16 parameters take 140 GB; 80 GB hold at most 40B, weights alone"),
+    claim("ten_x_product", "004", "theory-08-ten-x", "20 × 2 × 6 × 1.5 × 1.5 × 1.2 ≈ 648x", 648.0, 0,
+          f"{TH}ten_x.product"),
+    claim("ten_x_achieved", "004", "theory-08-ten-x", "单卡 30 天 → 多卡 3 天（~10x）", 10.0, 0,
+          f"{TH}ten_x.achieved"),
+]
+
+#: Context values shown beside claims that cannot be recomputed from their article.
+CONTEXT = {
+    "utilisation_tp32": f"{TP}demo.5.utilisation",
+    "tp16_over_tp8": f"{TP}speedup_16_over_8",
+}
+
+
+def lookup(results: dict, path: str):
+    """Follow a dotted path through results; list items by index or by their 'name'."""
+    node = results
+    for part in path.split("."):
+        if isinstance(node, list):
+            node = node[int(part)] if part.isdigit() else next(r for r in node if r["name"] == part)
+        else:
+            node = node[part]
+    return node
+
+
+def tolerance(row: dict) -> float:
+    """Half a unit of the last stated digit, or a whole unit when the source says 'about'."""
+    unit = 10.0 ** -row["decimals"]
+    return unit if row["approximate"] else unit / 2
+
+
+def assess(row: dict, results: dict) -> dict:
+    """The ledger row: the computed value, the error and the derived status."""
+    out = dict(row)
+    if row["key"] is None:
+        context = CONTEXT.get(row["id"])
+        out.update(computed=None, error=None, relative_error=None, status=UNVERIFIABLE,
+                   context_key=context,
+                   context_value=lookup(results, context) if context else None)
+        return out
+    computed = lookup(results, row["key"])
+    error = computed - row["stated"]
+    close = abs(error) <= tolerance(row) * (1 + 1e-9)
+    status = REPRODUCES if close else (EXTERNAL if row["external"] else WRONG)
+    out.update(computed=computed, error=error, relative_error=error / row["stated"],
+               status=status, context_key=None, context_value=None)
+    if close:
+        out["reason"] = None
+    return out
+
+
+def ledger(results: dict) -> list:
+    """Every claim of the three articles, assessed against ``results`` (the defaults)."""
+    return [assess(row, results) for row in SOURCE_CLAIMS]

@@ -1,0 +1,181 @@
+"""Article 3: parallel computing theory and the 30-day training scenario.
+
+Pure functions, no I/O, in the article's order: Amdahl's law and its table, the training
+scenario (serial share S = 0.2 on 8 devices), Gustafson's scaled speedup, parallel
+efficiency (75 % on 8 devices), the memory arithmetic of the strategies section, and the
+closing "30 days to 3" product of factors. Where the article's scenario meets well-known
+external facts (a single A100's memory and throughput, GPT-3's training compute), those facts are named constants with their source.
+"""
+from __future__ import annotations
+
+import math
+
+from model.units import log_grid
+
+#: The scenario's parameters: name → (default, integer?, check, allowed range).
+PARAMETERS = {
+    "th_serial_fraction": (0.2, False, lambda x: 0 <= x <= 1,
+                           "S, the serial fraction, a finite real number in [0, 1]"),
+    "th_devices": (8, True, lambda x: x >= 1, "N, the number of devices, an integer >= 1"),
+    "th_single_device_days": (30.0, False, lambda x: x > 0,
+                              "single-device training time in days, a finite real number > 0"),
+    "th_efficiency": (0.75, False, lambda x: 0 < x <= 1,
+                      "parallel efficiency, a finite real number in (0, 1]"),
+}
+
+EXAMPLE_SERIAL = 0.1                          # the worked example of Amdahl's law
+EXAMPLE_DEVICES = (1, 2, 4, 8, 16)
+TABLE_SERIAL = (0.05, 0.1, 0.2, 0.5, 0.9)     # the table's serial fractions
+TABLE_DEVICES = (2, 4, 8, 16)                 # the table's device counts (plus the limit)
+GUSTAFSON_SERIAL = 0.1                        # the article's Gustafson example
+COLLEAGUE_DAYS = 5.0                          # the colleague's 8-device run
+BREAKDOWN = {"forward": 0.4, "backward": 0.4, "optimizer": 0.1, "communication": 0.1}
+PARALLEL_PARTS = ("forward", "backward")      # the article's split of the breakdown
+TEN_X_FACTORS = {"gpu_vs_cpu": 20, "mixed_precision": 2, "data_parallel": 6,
+                 "gradient_accumulation": 1.5, "activation_checkpointing": 1.5,
+                 "nvlink": 1.2}
+TEN_X_DAYS = (30.0, 3.0)                      # single device → many devices
+
+# Memory arithmetic of the article (decimal GB).
+PARAMETERS_175B = 175e9
+BYTES_FP32, BYTES_FP16 = 4, 2
+A100_MEMORY_GB = 80                           # the article's (and NVIDIA's) A100 80GB
+CLAIMED_PARAMETERS_PER_A100 = 70e9
+
+# Well-known external facts used to test the scenario (see the bibliography).
+GPT3_TRAINING_FLOPS = 3.14e23                 # Brown et al. 2020, table D.1
+A100_PEAK_FP16_FLOPS = 312e12                 # NVIDIA A100 datasheet, dense tensor FP16/BF16
+WARP_THREADS = 32                             # NVIDIA: a warp is 32 threads
+DAYS_PER_YEAR = 365.25
+SECONDS_PER_DAY = 86400
+
+
+def amdahl(serial: float, devices: float) -> float | None:
+    """Speedup 1/(S + (1 − S)/N); for N = ∞ the limit 1/S (None when S = 0: no limit)."""
+    if math.isinf(devices):
+        return None if serial == 0 else 1 / serial
+    return 1 / (serial + (1 - serial) / devices)
+
+
+def gustafson(serial: float, devices: int) -> float:
+    """Scaled speedup N + S(1 − N), S being the serial share of the scaled run."""
+    return devices + serial * (1 - devices)
+
+
+def implied_serial_fraction(speedup: float, devices: int) -> float:
+    """The S for which Amdahl's law gives ``speedup`` on ``devices``: (N/speedup − 1)/(N − 1)."""
+    return (devices / speedup - 1) / (devices - 1)
+
+
+def amdahl_table() -> list:
+    """The article's table: speedup for each serial fraction and device count, and the limit."""
+    return [{"serial": s, "speedups": [amdahl(s, n) for n in TABLE_DEVICES],
+             "limit": amdahl(s, math.inf)} for s in TABLE_SERIAL]
+
+
+def training(p: dict) -> dict:
+    """The 30-day scenario on N devices: naive, Amdahl, what the colleague's 5 days imply."""
+    s, n, days = p["th_serial_fraction"], p["th_devices"], p["th_single_device_days"]
+    speedup = amdahl(s, n)
+    colleague_speedup = days / COLLEAGUE_DAYS
+    return {
+        "naive_days": days / n,
+        "speedup": speedup,
+        "days": days / speedup,
+        "limit": amdahl(s, math.inf),
+        "colleague_speedup": colleague_speedup,
+        "colleague_serial_fraction": implied_serial_fraction(colleague_speedup, n)
+        if n > 1 else None,
+        "gustafson_example": gustafson(GUSTAFSON_SERIAL, n),
+        "gustafson_same_s": gustafson(s, n),
+        "breakdown_serial": sum(v for k, v in BREAKDOWN.items() if k not in PARALLEL_PARTS),
+    }
+
+
+def ledger_days(p: dict) -> dict:
+    """The stacked time ledger: each part of the breakdown on one device and on N devices."""
+    n, days = p["th_devices"], p["th_single_device_days"]
+    return {part: {"one_device_days": share * days,
+                   "n_devices_days": share * days / (n if part in PARALLEL_PARTS else 1)}
+            for part, share in BREAKDOWN.items()}
+
+
+# The efficiency section's loss budget: communication 10–20 %, imbalance 5 %, synchronisation 5 %.
+LOSSES = {"communication": (0.10, 0.20), "imbalance": 0.05, "synchronisation": 0.05}
+
+
+def efficiency_example(p: dict) -> dict:
+    """Efficiency E = speedup/N: 8 devices at 75 % give a speedup of 6 and 5 days; the loss
+    budget's range; and what Amdahl's law with the scenario's S says the efficiency is."""
+    n, e, days = p["th_devices"], p["th_efficiency"], p["th_single_device_days"]
+    fixed = LOSSES["imbalance"] + LOSSES["synchronisation"]
+    low, high = LOSSES["communication"]
+    return {"speedup": n * e, "days": days / (n * e),
+            "budget_low": 1 - high - fixed, "budget_high": 1 - low - fixed,
+            "losses": {"communication_low": low, "communication_high": high,
+                       "imbalance": LOSSES["imbalance"],
+                       "synchronisation": LOSSES["synchronisation"]},
+            "amdahl_efficiency": amdahl(p["th_serial_fraction"], n) / n}
+
+
+def memory() -> dict:
+    """The strategies section's memory arithmetic against one 80 GB A100."""
+    return {
+        "gradients_fp32_gb": PARAMETERS_175B * BYTES_FP32 / 1e9,
+        "weights_fp16_gb": PARAMETERS_175B * BYTES_FP16 / 1e9,
+        "claimed_70b_fp16_gb": CLAIMED_PARAMETERS_PER_A100 * BYTES_FP16 / 1e9,
+        "max_fp16_parameters_per_a100_billions": A100_MEMORY_GB * 1e9 / BYTES_FP16 / 1e9,
+        "ring_bytes_per_device_gb": 2 * (8 - 1) / 8 * PARAMETERS_175B * BYTES_FP32 / 1e9,
+    }
+
+
+def single_a100_reality() -> dict:
+    """GPT-3's training compute on one A100 at its peak, in days and years (a lower bound)."""
+    seconds = GPT3_TRAINING_FLOPS / A100_PEAK_FP16_FLOPS
+    return {"days_at_peak": seconds / SECONDS_PER_DAY,
+            "years_at_peak": seconds / SECONDS_PER_DAY / DAYS_PER_YEAR,
+            "weights_fp16_over_memory": PARAMETERS_175B * BYTES_FP16 / 1e9 / A100_MEMORY_GB}
+
+
+def ten_x() -> dict:
+    """The closing estimate: the product of the six factors against 30 days → 3 days."""
+    return {"product": math.prod(TEN_X_FACTORS.values()),
+            "product_without_gpu_vs_cpu": math.prod(
+                v for k, v in TEN_X_FACTORS.items() if k != "gpu_vs_cpu"),
+            "days_before": TEN_X_DAYS[0], "days_after": TEN_X_DAYS[1],
+            "achieved": TEN_X_DAYS[0] / TEN_X_DAYS[1]}
+
+
+def sweeps() -> dict:
+    """Amdahl's speedup against N for the table's serial fractions; Amdahl against Gustafson."""
+    devices = [round(n, 6) for n in log_grid(1, 1024, 61)]
+    return {
+        "devices": devices,
+        "amdahl": {str(s): [amdahl(s, n) for n in devices] for s in TABLE_SERIAL},
+        "gustafson_devices": list(range(1, 33)),
+        "gustafson": [gustafson(GUSTAFSON_SERIAL, n) for n in range(1, 33)],
+        "amdahl_same_s": [amdahl(GUSTAFSON_SERIAL, n) for n in range(1, 33)],
+    }
+
+
+def results(p: dict) -> dict:
+    """Every result of the article for parameters ``p`` (already validated)."""
+    return {
+        "example": [{"devices": n, "speedup": amdahl(EXAMPLE_SERIAL, n)}
+                    for n in EXAMPLE_DEVICES] + [{"devices": None,
+                                                  "speedup": amdahl(EXAMPLE_SERIAL, math.inf)}],
+        "table": amdahl_table(),
+        "training": training(p),
+        "ledger_days": ledger_days(p),
+        "efficiency": efficiency_example(p),
+        "memory": memory(),
+        "single_a100": single_a100_reality(),
+        "ten_x": ten_x(),
+        "facts": {"warp_threads": WARP_THREADS, "gpt3_training_flops": GPT3_TRAINING_FLOPS,
+                  "a100_peak_flops": A100_PEAK_FP16_FLOPS, "a100_memory_gb": A100_MEMORY_GB,
+                  "parameters_b": PARAMETERS_175B / 1e9, "colleague_days": COLLEAGUE_DAYS,
+                  "breakdown": BREAKDOWN, "ten_x_factors": TEN_X_FACTORS,
+                  "example_serial": EXAMPLE_SERIAL,
+                  "gustafson_serial": GUSTAFSON_SERIAL},
+        "sweeps": sweeps(),
+    }

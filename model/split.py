@@ -1,0 +1,286 @@
+"""Article 1: when does splitting one operation over two devices pay off?
+
+Pure functions, no I/O, read in the article's order: the integer matrix example that shows
+where an all-reduce is forced; the time ledger T1 = S + C and T2 = S + C/(2η) + Q(ℓ + V/B);
+the thresholds derived from it (break-even C, minimum bandwidth, minimum η), the overlap
+bound and the six cases; the sweeps behind the figures.
+
+Assumptions (the article's): times in milliseconds unless a name says otherwise; bandwidth
+in decimal bytes per second (1 GB/s = 10**9 bytes/s); Q identical, serialised transfers;
+no overlap of communication with compute (except in the overlap bound); no competing
+traffic and no request queue. Nothing here measures hardware: every time is an assumed
+parameter of an arithmetic model.
+"""
+from __future__ import annotations
+
+
+from model.units import BYTES_PER_GB, MS_PER_S, grid, log_grid
+
+#: The article's table of assumed parameters: name → (default, integer?, check, allowed range).
+PARAMETERS = {
+    "s_ms": (0.8, False, lambda x: x >= 0, "S in ms, a finite real number >= 0"),
+    "c_ms": (12.0, False, lambda x: x > 0, "C in ms, a finite real number > 0"),
+    "eta": (0.8, False, lambda x: 0 < x <= 1, "eta, a finite real number in (0, 1]"),
+    "q": (4, True, lambda x: x >= 1, "Q, an integer >= 1"),
+    "ell_ms": (0.03, False, lambda x: x >= 0, "ell in ms, a finite real number >= 0"),
+    "v_bytes": (2_000_000, False, lambda x: x >= 0, "V in bytes, a finite real number >= 0"),
+    "b_bytes_per_s": (1e10, False, lambda x: x > 0, "B in bytes/s, a finite real number > 0"),
+}
+
+# ---------------------------------------------------------------------------
+# 2. The matrix example: a split by columns of A and rows of B
+# ---------------------------------------------------------------------------
+
+# y = ReLU(x A) B with integers, so that equality is exact.
+X = [[1, 2]]                                   # 1 × 2
+A = [[1, -1, 2, 0],
+     [0, 1, -1, 2]]                            # 2 × 4
+B = [[2, -1],
+     [-1, 2],
+     [3, -2],
+     [-1, 2]]                                  # 4 × 2
+DEVICE_COLUMNS = ([0, 1], [2, 3])              # columns of A (= rows of B) held by each device
+
+
+def matmul(left: list, right: list) -> list:
+    """Integer matrix product of two lists of rows."""
+    return [[sum(a * b for a, b in zip(row, col)) for col in zip(*right)] for row in left]
+
+
+def relu(matrix: list) -> list:
+    """Element-wise max(0, value)."""
+    return [[max(0, v) for v in row] for row in matrix]
+
+
+def columns(matrix: list, keep: list) -> list:
+    """The sub-matrix made of the listed columns."""
+    return [[row[j] for j in keep] for row in matrix]
+
+
+def rows(matrix: list, keep: list) -> list:
+    """The sub-matrix made of the listed rows."""
+    return [matrix[i] for i in keep]
+
+
+def add(left: list, right: list) -> list:
+    """Element-wise sum of two equal-shape matrices (the all-reduce's sum)."""
+    return [[a + b for a, b in zip(r1, r2)] for r1, r2 in zip(left, right)]
+
+
+def matrix_example() -> dict:
+    """The full network, the column/row split, and two ways a split goes wrong.
+
+    The right split gives each device whole hidden units, so ReLU is applied to
+    complete pre-activations and only the final contributions must be summed.
+    The wrong split (rows of A, i.e. halves of x) leaves each hidden unit as a
+    partial sum, and ReLU of the parts is not ReLU of the whole.
+    """
+    hidden = relu(matmul(X, A))
+    full = matmul(hidden, B)
+    devices = []
+    for keep in DEVICE_COLUMNS:
+        pre = matmul(X, columns(A, keep))
+        part_hidden = relu(pre)
+        devices.append({"columns": keep, "pre_activation": pre[0],
+                        "hidden": part_hidden[0],
+                        "contribution": matmul(part_hidden, rows(B, keep))[0]})
+    summed = add([devices[0]["contribution"]], [devices[1]["contribution"]])
+    # Wrong place: split the inner dimension of x A, apply ReLU to each partial sum.
+    wrong_parts = [relu(matmul(columns(X, [i]), rows(A, [i]))) for i in range(len(A))]
+    wrong_hidden = add(*wrong_parts)
+    wrong_output = matmul(wrong_hidden, B)
+    a, b = 2, -3
+    return {
+        "x": X, "a": A, "b": B,
+        "shapes": {"x": [1, 2], "a": [2, 4], "b": [4, 2]},
+        "hidden": hidden[0],
+        "full": full[0],
+        "devices": devices,
+        "sum_of_contributions": summed[0],
+        "split_matches": summed == full,
+        "relu_counterexample": {"a": a, "b": b, "relu_of_sum": max(0, a + b),
+                                "sum_of_relus": max(0, a) + max(0, b)},
+        "wrong_split": {"hidden": wrong_hidden[0], "output": wrong_output[0],
+                        "matches": wrong_output == full},
+    }
+
+
+# ---------------------------------------------------------------------------
+# 3. The time ledger (all times in ms)
+# ---------------------------------------------------------------------------
+
+def transfer_ms(ell_ms: float, v_bytes: float, b_bytes_per_s: float) -> float:
+    """One communication: start-up ℓ plus V/B, in ms."""
+    return ell_ms + v_bytes / b_bytes_per_s * MS_PER_S
+
+
+def comm_ms(q: int, ell_ms: float, v_bytes: float, b_bytes_per_s: float) -> float:
+    """H = Q (ℓ + V/B): total communication time, in ms (identical, serialised transfers)."""
+    return q * transfer_ms(ell_ms, v_bytes, b_bytes_per_s)
+
+
+def parallel_compute_ms(c_ms: float, eta: float) -> float:
+    """C/(2η): the divisible work on each of two devices at local efficiency η, in ms."""
+    return c_ms / (2 * eta)
+
+
+def one_device_ms(s_ms: float, c_ms: float) -> float:
+    """T1 = S + C, in ms."""
+    return s_ms + c_ms
+
+
+def two_device_ms(p: dict) -> float:
+    """T2 = S + C/(2η) + H, in ms, with no overlap of communication and compute."""
+    return (p["s_ms"] + parallel_compute_ms(p["c_ms"], p["eta"])
+            + comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]))
+
+
+def ledger(p: dict) -> dict:
+    """Every line of the ledger for parameters ``p``."""
+    one, two = one_device_ms(p["s_ms"], p["c_ms"]), two_device_ms(p)
+    return {
+        "transfer_ms": transfer_ms(p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]),
+        "wire_ms": p["v_bytes"] / p["b_bytes_per_s"] * MS_PER_S,
+        "comm_ms": comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]),
+        "parallel_compute_ms": parallel_compute_ms(p["c_ms"], p["eta"]),
+        "one_ms": one,
+        "two_ms": two,
+        "speedup": one / two,
+        "efficiency": one / two / 2,
+        "half_c_ms": p["c_ms"] / 2,
+    }
+
+
+# ---------------------------------------------------------------------------
+# 4. Thresholds, the overlap bound and the six cases
+# ---------------------------------------------------------------------------
+
+def saving_factor(eta: float) -> float:
+    """1 − 1/(2η): the share of C that splitting saves (≤ 0 when η ≤ 0.5)."""
+    return 1 - 1 / (2 * eta)
+
+
+def break_even(p: dict) -> dict:
+    """C* = H / (1 − 1/(2η)): splitting pays off only for C > C*.
+
+    Does not exist when η ≤ 0.5: splitting then saves no compute at all.
+    """
+    factor = saving_factor(p["eta"])
+    h = comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"])
+    if factor <= 0:
+        return {"factor": factor, "comm_ms": h, "c_ms": None,
+                "reason": "eta <= 0.5: the split saves no compute, so no C breaks even"}
+    return {"factor": factor, "comm_ms": h, "c_ms": h / factor, "reason": None}
+
+
+def min_bandwidth(p: dict) -> dict:
+    """The bandwidth B must exceed: V/B < D with D = C(1 − 1/(2η))/Q − ℓ, in seconds.
+
+    Where D ≤ 0 the start-up costs alone use up the saving and no finite
+    bandwidth is enough; the result then holds ``None`` and the reason.
+    """
+    d_s = (p["c_ms"] * saving_factor(p["eta"]) / p["q"] - p["ell_ms"]) / MS_PER_S
+    if d_s <= 0:
+        return {"d_s": d_s, "b_bytes_per_s": None, "b_gb_per_s": None,
+                "reason": "D <= 0: start-up costs use up the saving; no finite bandwidth suffices"}
+    b = p["v_bytes"] / d_s
+    return {"d_s": d_s, "b_bytes_per_s": b, "b_gb_per_s": b / BYTES_PER_GB, "reason": None}
+
+
+def min_eta(c_ms: float, h_ms: float) -> dict:
+    """The η that splitting needs, C/[2(C − H)], and whether η ≤ 1 can reach it.
+
+    With C ≤ H no efficiency helps (the ledger cannot break even), so the
+    threshold is ``None`` with the reason.
+    """
+    if c_ms <= h_ms:
+        return {"c_ms": c_ms, "comm_ms": h_ms, "min_eta": None, "reachable": False,
+                "reason": "C <= H: communication alone costs as much as all the compute"}
+    threshold = c_ms / (2 * (c_ms - h_ms))
+    return {"c_ms": c_ms, "comm_ms": h_ms, "min_eta": threshold,
+            "reachable": threshold < 1, "reason": None}
+
+
+def overlap_bound_ms(p: dict) -> float:
+    """S + max[C/(2η), H]: the optimistic floor if compute and communication overlap fully."""
+    return p["s_ms"] + max(parallel_compute_ms(p["c_ms"], p["eta"]),
+                           comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]))
+
+
+def case(name: str, p: dict) -> dict:
+    """One row of the article's case table."""
+    one, two = one_device_ms(p["s_ms"], p["c_ms"]), two_device_ms(p)
+    return {"name": name, "c_ms": p["c_ms"], "s_ms": p["s_ms"],
+            "b_bytes_per_s": p["b_bytes_per_s"],
+            "comm_ms": comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]),
+            "one_ms": one, "two_ms": two, "speedup": one / two}
+
+
+#: The article's variations of the base case (the break-even case is added from the model).
+CASE_CHANGES = (
+    ("base", {}),
+    ("break_even", None),
+    ("small_c", {"c_ms": 1.0}),
+    ("slow_link", {"b_bytes_per_s": 1e9}),
+    ("fast_link", {"b_bytes_per_s": 5e10}),
+    ("large_s", {"s_ms": 100.0}),
+)
+
+
+def cases(p: dict) -> tuple[list, list]:
+    """The six cases, and the ones that cannot exist for these parameters (with why)."""
+    rows_, omitted = [], []
+    for name, change in CASE_CHANGES:
+        if change is None:
+            threshold = break_even(p)
+            if threshold["c_ms"] is None:
+                omitted.append({"name": name, "reason": threshold["reason"]})
+                continue
+            change = {"c_ms": threshold["c_ms"]}
+        rows_.append(case(name, {**p, **change}))
+    return rows_, omitted
+
+
+# ---------------------------------------------------------------------------
+# 5. Sweeps behind the figures (deterministic grids, no randomness)
+# ---------------------------------------------------------------------------
+
+def sweeps(p: dict) -> dict:
+    """T1 and T2 against C; speedup against B; the η threshold against C."""
+    h = comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"])
+    c_grid = grid(0.25, 4 * p["c_ms"], 97)
+    b_grid = log_grid(1e8, 1e12, 81)
+    eta_c = [c for c in grid(0.25, 4 * p["c_ms"], 97) if c > h]
+    return {
+        "versus_c": {"c_ms": c_grid,
+                     "one_ms": [one_device_ms(p["s_ms"], c) for c in c_grid],
+                     "two_ms": [two_device_ms({**p, "c_ms": c}) for c in c_grid]},
+        "versus_b": {"b_bytes_per_s": b_grid,
+                     "speedup": [one_device_ms(p["s_ms"], p["c_ms"])
+                                 / two_device_ms({**p, "b_bytes_per_s": b}) for b in b_grid],
+                     "speedup_infinite_b": one_device_ms(p["s_ms"], p["c_ms"])
+                     / (p["s_ms"] + parallel_compute_ms(p["c_ms"], p["eta"]) + p["q"] * p["ell_ms"])},
+        "min_eta_versus_c": {"c_ms": eta_c,
+                             "min_eta": [min_eta(c, h)["min_eta"] for c in eta_c]},
+    }
+
+
+def results(p: dict) -> dict:
+    """Every result of the article for parameters ``p`` (already validated)."""
+    led = ledger(p)
+    case_rows, omitted = cases(p)
+    infinite = {**p, "v_bytes": 0.0}
+    return {
+        "matrix": matrix_example(),
+        "ledger": led,
+        "cases": case_rows,
+        "omitted_cases": omitted,
+        "break_even": break_even(p),
+        "bandwidth": min_bandwidth(p),
+        "efficiency_threshold": [min_eta(c, led["comm_ms"]) for c in (p["c_ms"], 1.0)],
+        "overlap": {"bound_ms": overlap_bound_ms(p), "two_ms": led["two_ms"]},
+        "infinite_bandwidth": {"comm_ms": comm_ms(p["q"], p["ell_ms"], 0.0, 1.0),
+                               "two_ms": two_device_ms(infinite),
+                               "speedup": led["one_ms"] / two_device_ms(infinite)},
+        "sweeps": sweeps(p),
+    }

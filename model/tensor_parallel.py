@@ -1,0 +1,207 @@
+"""Article 2: tensor-parallel communication overhead.
+
+Pure functions, no I/O, in the article's order: the message of one collective (b·s·h·d
+bytes), the per-layer volume (four collectives) against the per-layer work (72·b·s·h²
+FLOPs split over t devices), the ratio R = t·P·d/(18·h·B), the efficiency E(t) = A/(A + C·t),
+the critical degree t* = A/C, the overlap bound, the utilisation μ = 1/(1 + R̄), the
+demo table for TP = 1…32, and the article's worked examples and quiz answers.
+
+Beside the article's formulas stand the standard ones it simplifies:
+- ring all-reduce: each of t devices sends (and receives) 2(t − 1)/t times the message
+  (the NCCL tests' bus-bandwidth convention), not the message once, and nothing at t = 1;
+- efficiency at t = 1: a single device needs no collective, so the standard parallel
+  efficiency T(1)/(t·T(t)) is 1 there, while the article's demo code charges one device
+  the full communication time;
+- Hockney's α–β model T = α + n/β for one message: the article keeps only the n/β term.
+
+Times in seconds unless a name says otherwise; bandwidth in decimal bytes per second.
+"""
+from __future__ import annotations
+
+from model.units import log_grid
+
+#: The demo's parameters (the article's Python demo): name → (default, integer?, check, range).
+PARAMETERS = {
+    "tp_batch": (2, True, lambda x: x >= 1, "b, samples per batch, an integer >= 1"),
+    "tp_seq_len": (2048, True, lambda x: x >= 1, "s, tokens per sample, an integer >= 1"),
+    "tp_hidden": (8192, True, lambda x: x >= 1, "h, hidden size, an integer >= 1"),
+    "tp_bytes_per_value": (4, True, lambda x: x >= 1, "d, bytes per value, an integer >= 1"),
+    "tp_flops_per_s": (1e15, False, lambda x: x > 0, "P in FLOP/s, a finite real number > 0"),
+    "tp_bandwidth_bytes_per_s": (6e11, False, lambda x: x > 0,
+                                 "B in bytes/s, a finite real number > 0"),
+}
+
+DEGREES = (1, 2, 4, 8, 16, 32)          # the demo's tensor-parallel degrees
+COLLECTIVES_PER_LAYER = 4               # two in the forward pass, two in the backward pass
+FLOPS_PER_LAYER_FACTOR = 72             # 72·b·s·h² per layer, forward and backward
+
+# The kitchen example of the scaling section (minutes).
+CHEF_A_MIN = 10.0                       # one cook, one pot
+CHEF_C_MIN = 0.12                       # fixed hand-over time per cook
+CHEF_DEGREES = (1, 4, 32)
+
+# The hardware-selection case: same demo P and d, t = 8, h = 8192, two intra-node links.
+CASE_DEGREE = 8
+CASE_LINKS_BYTES_PER_S = {"nvlink": 6e11, "pcie": 3e11}
+# A well-known external fact to set beside the case's "PCIe 300 GB/s" (PCI-SIG):
+PCIE_X16_BYTES_PER_S = {"pcie4": 32e9, "pcie5": 64e9}   # per direction, ≈ 31.5 and 63 GB/s
+
+# Quiz question 10: E(4) = 80 %, R proportional to t.
+QUIZ_KNOWN_DEGREE, QUIZ_KNOWN_EFFICIENCY, QUIZ_ASKED_DEGREE = 4, 0.8, 16
+
+# The application section's scenarios, as the article tells them (reported, not recomputable).
+SCENARIOS = {
+    "cluster_devices": 1024, "oversized_degrees": (16, 32), "throughput_loss": 0.40,
+    "anecdote_devices": 512, "anecdote_parameters_b": 175, "anecdote_tp_before": 16,
+    "anecdote_tp_after": 8, "anecdote_dp_after": 64, "overlap_gain": (0.15, 0.30),
+    "case_hidden": 8192, "gpus_per_node": 8, "tp16_over_tp8_reported": (0.10, 0.20),
+    "oversized_overlap_degree": 64,
+}
+# The 175B anecdote: model FLOPs utilisation before and after, same 512 devices.
+ANECDOTE_UTILISATION = (0.28, 0.47)
+
+
+def message_bytes(p: dict) -> float:
+    """One collective's message: the full activation tensor, b·s·h·d bytes (independent of t)."""
+    return p["tp_batch"] * p["tp_seq_len"] * p["tp_hidden"] * p["tp_bytes_per_value"]
+
+
+def layer_comm_bytes(p: dict) -> float:
+    """Bytes per layer in the article's model: four collectives of one message each."""
+    return COLLECTIVES_PER_LAYER * message_bytes(p)
+
+
+def layer_flops(p: dict) -> float:
+    """Work per layer, forward and backward, on one device: 72·b·s·h² FLOPs."""
+    return FLOPS_PER_LAYER_FACTOR * p["tp_batch"] * p["tp_seq_len"] * p["tp_hidden"] ** 2
+
+
+def calc_s(p: dict, t: float) -> float:
+    """Per-device compute time of one layer with degree t: 72·b·s·h²/(t·P)."""
+    return layer_flops(p) / (t * p["tp_flops_per_s"])
+
+
+def comm_s(p: dict) -> float:
+    """The article's per-layer communication time 4·b·s·h·d/B, the same for every t."""
+    return layer_comm_bytes(p) / p["tp_bandwidth_bytes_per_s"]
+
+
+def ring_factor(t: int) -> float:
+    """Bytes each device sends in a ring all-reduce, as a multiple of the message: 2(t − 1)/t."""
+    return 2 * (t - 1) / t
+
+
+def ring_comm_s(p: dict, t: int) -> float:
+    """Per-layer communication time with ring all-reduces at bus bandwidth B: zero at t = 1."""
+    return ring_factor(t) * comm_s(p)
+
+
+def ratio(p: dict, t: float) -> float:
+    """R = T_comm/T_calc = t·P·d/(18·h·B), the article's closed form."""
+    return t * p["tp_flops_per_s"] * p["tp_bytes_per_value"] / (
+        18 * p["tp_hidden"] * p["tp_bandwidth_bytes_per_s"])
+
+
+def efficiency(calc: float, comm: float) -> float:
+    """The share of time spent computing, calc/(calc + comm) — the article's E(t)."""
+    return calc / (calc + comm)
+
+
+def degree_row(p: dict, t: int) -> dict:
+    """One row of the demo table, with the article's model and the ring-corrected one."""
+    calc, comm, ring = calc_s(p, t), comm_s(p), ring_comm_s(p, t)
+    one_device = calc_s(p, 1)
+    return {
+        "t": t,
+        "calc_ms": calc * 1e3,
+        "comm_ms": comm * 1e3,
+        "total_ms": (calc + comm) * 1e3,
+        "efficiency": efficiency(calc, comm),
+        "comm_share": comm / (calc + comm),
+        "ratio": ratio(p, t),
+        "ratio_check": comm / calc,
+        "utilisation": 1 / (1 + ratio(p, t)),
+        "overlap_ms": max(calc, comm) * 1e3,
+        "ring_factor": ring_factor(t),
+        "ring_comm_ms": ring * 1e3,
+        "ring_efficiency": efficiency(calc, ring),
+        "ring_comm_share": ring / (calc + ring),
+        # Standard parallel efficiency T(1)/(t·T(t)), one device needing no collective.
+        "standard_efficiency": 1.0 if t == 1 else one_device / (t * (calc + comm)),
+    }
+
+
+def kitchen(t: int) -> dict:
+    """The chef example: A/t minutes of cooking plus C minutes of hand-over."""
+    cook = CHEF_A_MIN / t
+    return {"t": t, "cook_min": cook, "total_min": cook + CHEF_C_MIN,
+            "efficiency": CHEF_A_MIN / (CHEF_A_MIN + CHEF_C_MIN * t)}
+
+
+def critical(p: dict) -> dict:
+    """t* = A/C, where E falls to one half, and what E is at t*/2 (the article's rule of thumb)."""
+    a, c = calc_s(p, 1), comm_s(p)
+    t_star = a / c
+    return {"a_ms": a * 1e3, "c_ms": c * 1e3, "t_star": t_star,
+            "efficiency_at_t_star": a / (a + c * t_star),
+            "efficiency_at_half_t_star": a / (a + c * t_star / 2)}
+
+
+def link_case(p: dict) -> dict:
+    """The two-link hardware case at t = 8: R, communication share and efficiency per link."""
+    rows = {}
+    for name, bandwidth in CASE_LINKS_BYTES_PER_S.items():
+        r = ratio({**p, "tp_bandwidth_bytes_per_s": bandwidth}, CASE_DEGREE)
+        rows[name] = {"bandwidth_gb_per_s": bandwidth / 1e9, "ratio": r,
+                      "comm_share": r / (1 + r), "efficiency": 1 / (1 + r)}
+    rows["efficiency_ratio"] = rows["nvlink"]["efficiency"] / rows["pcie"]["efficiency"]
+    rows["pcie_x16_gb_per_s"] = {gen: b / 1e9 for gen, b in PCIE_X16_BYTES_PER_S.items()}
+    return rows
+
+
+def quiz(p: dict) -> dict:
+    """Numeric answers of the quiz: Q6 (E at t*) and Q10 (E at t = 16 from E(4) = 80 %)."""
+    k = (1 / QUIZ_KNOWN_EFFICIENCY - 1) / QUIZ_KNOWN_DEGREE
+    return {"q6_efficiency_at_t_star": critical(p)["efficiency_at_t_star"],
+            "q10_known_degree": QUIZ_KNOWN_DEGREE, "q10_known_efficiency": QUIZ_KNOWN_EFFICIENCY,
+            "q10_asked_degree": QUIZ_ASKED_DEGREE, "q10_k": k,
+            "q10_efficiency": 1 / (1 + QUIZ_ASKED_DEGREE * k),
+            "q4_collectives": COLLECTIVES_PER_LAYER}
+
+
+def sweeps(p: dict) -> dict:
+    """E(t) and communication share for every t from 1 to 32; R against h and against B at t = 8."""
+    degrees = list(range(1, 33))
+    hidden = [int(h) for h in log_grid(1024, 32768, 41)]
+    bandwidth = log_grid(2.5e10, 2e12, 41)
+    return {
+        "versus_t": [degree_row(p, t) for t in degrees],
+        "ratio_versus_h": {"hidden": hidden,
+                           "ratio": [ratio({**p, "tp_hidden": h}, CASE_DEGREE) for h in hidden]},
+        "ratio_versus_b": {"bandwidth_bytes_per_s": bandwidth,
+                           "ratio": [ratio({**p, "tp_bandwidth_bytes_per_s": b}, CASE_DEGREE)
+                                     for b in bandwidth]},
+    }
+
+
+def results(p: dict) -> dict:
+    """Every result of the article for parameters ``p`` (already validated)."""
+    rows = {t: degree_row(p, t) for t in DEGREES}
+    before, after = ANECDOTE_UTILISATION
+    return {
+        "message_bytes": message_bytes(p),
+        "message_mb": message_bytes(p) / 1e6,
+        "layer_comm_bytes": layer_comm_bytes(p),
+        "layer_flops": layer_flops(p),
+        "demo": [rows[t] for t in DEGREES],
+        "kitchen": [kitchen(t) for t in CHEF_DEGREES],
+        "critical": critical(p),
+        "links": link_case(p),
+        "speedup_16_over_8": rows[8]["total_ms"] / rows[16]["total_ms"],
+        "anecdote": {"before": before, "after": after, "time_ratio": before / after,
+                     "time_saved": 1 - before / after},
+        "quiz": quiz(p),
+        "scenarios": SCENARIOS,
+        "collectives_per_layer": COLLECTIVES_PER_LAYER,
+        "sweeps": sweeps(p),
+    }

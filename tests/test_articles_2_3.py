@@ -1,0 +1,163 @@
+"""Articles 2 and 3 against their correct stated numbers and against arithmetic done here by
+hand; the errata list against independent recomputation of every wrong number."""
+import math
+
+import pytest
+
+import experiment
+
+R = experiment.run()
+TP = R["tensor_parallel"]
+TH = R["parallel_theory"]
+LEDGER = {c["id"]: c for c in experiment.claims(R)}
+
+# The demo's parameters, by hand: b = 2, s = 2048, h = 8192, d = 4, P = 1e15 FLOP/s, B = 600e9 B/s.
+MESSAGE = 2 * 2048 * 8192 * 4                       # 134,217,728 bytes
+A_S = 72 * 2 * 2048 * 8192 ** 2 / 1e15              # compute per layer on one device, s
+C_S = 4 * MESSAGE / 600e9                           # communication per layer, s
+
+
+def test_message_and_layer_volume():
+    assert TP["message_bytes"] == MESSAGE == 134_217_728
+    assert TP["layer_comm_bytes"] == 4 * MESSAGE
+    assert TP["layer_flops"] == 72 * 2 * 2048 * 8192 ** 2
+
+
+@pytest.mark.parametrize("index, t", list(enumerate((1, 2, 4, 8, 16, 32))))
+def test_demo_table(index, t):
+    row = TP["demo"][index]
+    assert row["calc_ms"] == pytest.approx(A_S / t * 1e3)
+    assert row["comm_ms"] == pytest.approx(C_S * 1e3)
+    assert row["efficiency"] == pytest.approx((A_S / t) / (A_S / t + C_S))
+    # R = t·P·d/(18·h·B) is the same number as T_comm/T_calc (4/72 = 1/18).
+    assert row["ratio"] == pytest.approx(t * 1e15 * 4 / (18 * 8192 * 600e9))
+    assert row["ratio"] == pytest.approx(row["ratio_check"])
+    assert row["ring_factor"] == pytest.approx(2 * (t - 1) / t)
+
+
+def test_the_demos_end_points():
+    assert round(TP["demo"][-1]["efficiency"], 2) == 0.41          # "跌到 41%" reproduces
+    assert round(TP["demo"][0]["efficiency"], 3) == 0.957          # not the stated 100 %
+    assert TP["demo"][0]["standard_efficiency"] == 1.0             # one device, no collective
+
+
+def test_kitchen_example():
+    assert TP["kitchen"][1]["cook_min"] == 2.5 and TP["kitchen"][1]["total_min"] == pytest.approx(2.62)
+    assert TP["kitchen"][2]["cook_min"] == pytest.approx(10 / 32)  # 0.3125, "0.31"
+
+
+def test_critical_degree_and_the_rule_of_thumb():
+    crit = TP["critical"]
+    assert crit["t_star"] == pytest.approx(A_S / C_S)
+    assert crit["efficiency_at_t_star"] == pytest.approx(0.5)
+    assert crit["efficiency_at_half_t_star"] == pytest.approx(2 / 3)   # not "above 70 %"
+
+
+def test_link_case():
+    r_nvlink = 8 * 1e15 * 4 / (18 * 8192 * 600e9)
+    r_pcie = 2 * r_nvlink
+    assert TP["links"]["nvlink"]["comm_share"] == pytest.approx(r_nvlink / (1 + r_nvlink))  # 26.6 %
+    assert TP["links"]["pcie"]["comm_share"] == pytest.approx(r_pcie / (1 + r_pcie))        # 42.0 %
+    assert TP["links"]["efficiency_ratio"] == pytest.approx((1 + r_pcie) / (1 + r_nvlink))  # 1.27
+
+
+def test_quiz_answers():
+    assert TP["quiz"]["q10_k"] == pytest.approx(0.0625)
+    assert TP["quiz"]["q10_efficiency"] == pytest.approx(0.5)
+    assert TP["quiz"]["q6_efficiency_at_t_star"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("s, n, stated", [
+    (0.1, 2, 1.82), (0.1, 4, 3.08), (0.1, 8, 4.71), (0.1, 16, 6.40),
+    (0.05, 2, 1.90), (0.05, 4, 3.48), (0.05, 8, 5.93), (0.2, 2, 1.67), (0.5, 2, 1.33),
+    (0.5, 4, 1.60), (0.5, 8, 1.78),
+])
+def test_amdahl_values_the_article_gets_right(s, n, stated):
+    assert round(1 / (s + (1 - s) / n), 2) == stated
+    row = next(r for r in TH["table"] if r["serial"] == s)
+    assert round(row["speedups"][(2, 4, 8, 16).index(n)], 2) == stated
+
+
+@pytest.mark.parametrize("claim_id, correct", [
+    ("amdahl_table_s5_n16", 1 / (0.05 + 0.95 / 16)),     # 9.14, printed 9.38
+    ("amdahl_table_s20_n4", 1 / (0.2 + 0.8 / 4)),        # 2.50, printed 2.67
+    ("amdahl_table_s20_n8", 1 / (0.2 + 0.8 / 8)),        # 3.33, printed 3.48
+    ("amdahl_table_s20_n16", 1 / (0.2 + 0.8 / 16)),      # 4.00, printed 4.44
+    ("amdahl_table_s50_n16", 1 / (0.5 + 0.5 / 16)),      # 1.88, printed 1.94
+    ("amdahl_table_s90_n2", 1 / (0.9 + 0.1 / 2)),        # 1.05, printed 1.11
+    ("amdahl_table_s90_n4", 1 / (0.9 + 0.1 / 4)),
+    ("amdahl_table_s90_n8", 1 / (0.9 + 0.1 / 8)),
+    ("amdahl_table_s90_n16", 1 / (0.9 + 0.1 / 16)),
+    ("efficiency_at_half_t_star", 2 / 3),
+    ("anecdote_time_saved", 1 - 28 / 47),
+    ("demo_efficiency_t1", A_S / (A_S + C_S)),
+    ("ring_half", 1.0),                                   # 2(2 − 1)/2
+    ("ring_limit", 2 * 31 / 32),
+    ("a100_holds_70b", 80 / 2),                           # billions of FP16 parameters in 80 GB
+])
+def test_each_listed_erratum_really_differs(claim_id, correct):
+    row = LEDGER[claim_id]
+    assert row["status"] == "does not reproduce"
+    assert row["computed"] == pytest.approx(correct)
+    assert abs(row["stated"] - correct) > 0.5 * 10 ** -row["decimals"]
+    assert row["reason"]
+
+
+def test_external_conflicts():
+    a100 = LEDGER["single_a100_30_days"]
+    assert a100["status"] == "conflicts with well-known external facts"
+    assert a100["computed"] == pytest.approx(3.14e23 / 312e12 / 86400)   # ≈ 11,648 days
+    assert LEDGER["pcie_300"]["status"] == "conflicts with well-known external facts"
+
+
+def test_training_scenario():
+    tr = TH["training"]
+    assert tr["naive_days"] == 3.75
+    assert round(tr["speedup"], 2) == 3.33 and tr["days"] == pytest.approx(9.0)
+    assert tr["gustafson_example"] == pytest.approx(7.3)
+    assert tr["colleague_serial_fraction"] == pytest.approx(1 / 21)       # 6 = 1/(S + (1 − S)/8)
+    assert TH["efficiency"]["speedup"] == 6.0 and TH["efficiency"]["days"] == 5.0
+    assert TH["ten_x"]["product"] == pytest.approx(648)
+
+
+def test_every_claim_has_an_honest_status():
+    statuses = {"reproduces", "does not reproduce", "conflicts with well-known external facts",
+                "cannot be recomputed from the article"}
+    for row in LEDGER.values():
+        assert row["status"] in statuses
+        if row["status"] == "reproduces":
+            assert abs(row["computed"] - row["stated"]) <= 10 ** -row["decimals"]
+        else:
+            assert row["reason"], row["id"]
+        if row["status"] == "cannot be recomputed from the article":
+            assert row["computed"] is None
+
+
+def test_the_errata_are_exactly_the_known_wrong_numbers():
+    wrong = {i for i, row in LEDGER.items() if row["status"] == "does not reproduce"}
+    assert wrong == {"efficiency_at_half_t_star", "anecdote_time_saved", "links_pcie_share",
+                     "links_efficiency_ratio", "demo_efficiency_t1", "ring_half", "ring_limit",
+                     "amdahl_table_s5_n16", "amdahl_table_s20_n4", "amdahl_table_s20_n8",
+                     "amdahl_table_s20_n16", "amdahl_table_s50_n16", "amdahl_table_s90_n2",
+                     "amdahl_table_s90_n4", "amdahl_table_s90_n8", "amdahl_table_s90_n16",
+                     "a100_holds_70b"}
+
+
+@pytest.mark.parametrize("overrides, words", [
+    ({"tp_hidden": 0}, "tp_hidden must be"), ({"tp_hidden": 8192.5}, "integer"),
+    ({"tp_flops_per_s": math.nan}, "tp_flops_per_s"), ({"tp_bandwidth_bytes_per_s": -1}, "> 0"),
+    ({"th_serial_fraction": 1.2}, "[0, 1]"), ({"th_devices": 0}, "th_devices"),
+    ({"th_efficiency": 0}, "(0, 1]"), ({"th_single_device_days": math.inf}, "finite"),
+])
+def test_bad_input_for_articles_2_and_3(overrides, words):
+    with pytest.raises((TypeError, ValueError)) as info:
+        experiment.run(**overrides)
+    assert words in str(info.value)
+
+
+def test_edge_parameters_stay_strict_json():
+    import json
+    for overrides in ({"th_serial_fraction": 0.0}, {"th_serial_fraction": 1.0}, {"th_devices": 1},
+                      {"tp_hidden": 1}):
+        text = experiment.to_json(experiment.run(**overrides))
+        json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
