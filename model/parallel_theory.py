@@ -118,14 +118,16 @@ def efficiency_example(p: dict) -> dict:
             "amdahl_efficiency": amdahl(p["th_serial_fraction"], n) / n}
 
 
-def memory() -> dict:
-    """The strategies section's memory arithmetic against one 80 GB A100."""
+def memory(p: dict) -> dict:
+    """The memory arithmetic of the efficiency and strategies sections (one 80 GB A100; the ring
+    all-reduce of the FP32 gradients over the scenario's N devices)."""
+    n = p["th_devices"]
     return {
         "gradients_fp32_gb": PARAMETERS_175B * BYTES_FP32 / 1e9,
         "weights_fp16_gb": PARAMETERS_175B * BYTES_FP16 / 1e9,
         "claimed_70b_fp16_gb": CLAIMED_PARAMETERS_PER_A100 * BYTES_FP16 / 1e9,
         "max_fp16_parameters_per_a100_billions": A100_MEMORY_GB * 1e9 / BYTES_FP16 / 1e9,
-        "ring_bytes_per_device_gb": 2 * (8 - 1) / 8 * PARAMETERS_175B * BYTES_FP32 / 1e9,
+        "ring_bytes_per_device_gb": 2 * (n - 1) / n * PARAMETERS_175B * BYTES_FP32 / 1e9,
     }
 
 
@@ -168,7 +170,7 @@ def results(p: dict) -> dict:
         "training": training(p),
         "ledger_days": ledger_days(p),
         "efficiency": efficiency_example(p),
-        "memory": memory(),
+        "memory": memory(p),
         "single_a100": single_a100_reality(),
         "ten_x": ten_x(),
         "facts": {"warp_threads": WARP_THREADS, "gpt3_training_flops": GPT3_TRAINING_FLOPS,

@@ -1,7 +1,7 @@
 """Reading a notebook's prose: which numbers it types and which glued values it uses.
 
 A number in prose must come from ``experiment.run()`` through ``{glue:text}`key```.
-Allowed without glue: digits inside identifiers (T1, float32), dimensions (1 × 2),
+Allowed without glue: digits inside identifiers (T1, float32, GPT-3), dimensions (1 × 2),
 years, and, inside math, the structural constants of the formulas (1, 2; 4, 18, 72 of
 article 2: 4·b·s·h·d, 72·b·s·h², t·P·d/(18·h·B)).
 """
@@ -16,6 +16,7 @@ OTHER_ROLE = re.compile(r"\{(?:cite(?::\w+)?|ref|doc|numref|eq|download)\}`[^`]*
 LINK_TARGET = re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
 MATH_ENV = re.compile(r"\\(?:begin|end)\{[a-z*]+\}")
+HYPHENATED_NAME = re.compile(r"[A-Za-z]+-[0-9]+")   # GPT-3, Llama-2: names, not quantities
 DIMENSION = re.compile(r"[0-9]+\s*[×x]\s*[0-9]+")
 YEAR = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
 NUMBER = re.compile(r"(?<![A-Za-z_0-9])[0-9]+(?:[.,][0-9]+)*")
@@ -55,6 +56,7 @@ def stray_numbers(text: str) -> list:
         body = MATH_ENV.sub(" ", math)
         found += [n for n in NUMBER.findall(body) if n not in MATH_CONSTANTS]
     text = MATH.sub(" ", text)
+    text = HYPHENATED_NAME.sub(" ", text)
     text = DIMENSION.sub(" ", text)
     text = YEAR.sub(" ", text)
     return found + NUMBER.findall(text)

@@ -34,6 +34,8 @@ def test_every_glued_value_is_shown_and_every_shown_value_is_glued(path):
     ("$C/(2\\eta) + H$", []),
     ("$T_2 = 9.22$", ["9.22"]),
     ("float32 and T1", []),
+    ("GPT-3 was trained", []),
+    ("a gap of -3 ms", ["3"]),
     ("Q = 4 transfers", ["4"]),
 ])
 def test_the_number_finder_itself(text, expected):
