@@ -19,7 +19,7 @@ book: $(READY)
 ## test: model, data, prose, notebooks (nbval + papermill) and the four builds
 test: $(READY)
 	$(BIN)/python -m pytest tests -n 2 --dist load
-	$(BIN)/python -m pytest --nbval notebooks book -n 2 --dist loadfile -p no:cacheprovider
+	$(BIN)/python -m pytest --nbval notebooks book -p no:cacheprovider  # one kernel at a time
 
 ## data: regenerate data/ (canonical JSON and SVG figures) from experiment.py
 data: $(READY)

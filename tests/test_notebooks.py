@@ -11,6 +11,7 @@ import nbformat
 import pytest
 
 import experiment
+from conftest import KERNEL_START_FAILURES, retry_kernel_start
 from present import LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -77,9 +78,15 @@ def test_saved_notebooks_are_clean(path):
 
 
 def nbval(path):
-    return subprocess.run([sys.executable, "-m", "pytest", "--nbval", str(path), "-q",
-                           "-p", "no:cacheprovider", "-p", "no:xdist"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    """nbval on one notebook in a fresh pytest, retried only if its kernel failed to start."""
+    def once():
+        result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", str(path), "-q",
+                                 "-p", "no:cacheprovider", "-p", "no:xdist"],
+                                cwd=ROOT, capture_output=True, text=True, timeout=300)
+        if any(m in result.stdout for m in KERNEL_START_FAILURES):
+            raise RuntimeError(result.stdout[-500:])
+        return result
+    return retry_kernel_start(once)
 
 
 @pytest.fixture

@@ -8,14 +8,16 @@ import nbformat
 import papermill
 import pytest
 
+from conftest import retry_kernel_start
 from present import number
 from test_notebooks import ALL, ROOT, article_of, rel
 
 
 def run_notebook(path, tmp_path, **parameters):
     out = tmp_path / path.name
-    papermill.execute_notebook(str(path), str(out), parameters=parameters, cwd=str(path.parent),
-                               kernel_name="python3", progress_bar=False, log_output=False)
+    retry_kernel_start(lambda: papermill.execute_notebook(
+        str(path), str(out), parameters=parameters, cwd=str(path.parent), kernel_name="python3",
+        progress_bar=False, log_output=False))
     return nbformat.read(out, as_version=4)
 
 

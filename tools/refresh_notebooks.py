@@ -15,11 +15,7 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 
 import nbformat
-from jupyter_client.connect import ConnectionFileMixin
 from nbclient import NotebookClient
-
-# IPC instead of TCP ports: two kernels starting at once can race for a port (see conftest.py).
-ConnectionFileMixin.transport.default_value = "ipc"
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
