@@ -93,11 +93,18 @@ def training(p: dict) -> dict:
 
 
 def ledger_days(p: dict) -> dict:
-    """The stacked time ledger: each part of the breakdown on one device and on N devices."""
-    n, days = p["th_devices"], p["th_single_device_days"]
+    """The stacked time ledger: each part of the breakdown on one device and on N devices.
+
+    The serial fraction S is shared between optimizer and communication, and 1 − S between
+    forward and backward, in the article's proportions (with S = 0.2: 40/40/10/10).
+    """
+    n, days, s = p["th_devices"], p["th_single_device_days"], p["th_serial_fraction"]
+    parallel = sum(BREAKDOWN[k] for k in PARALLEL_PARTS)
+    shares = {part: (1 - s) * share / parallel if part in PARALLEL_PARTS
+              else s * share / (1 - parallel) for part, share in BREAKDOWN.items()}
     return {part: {"one_device_days": share * days,
                    "n_devices_days": share * days / (n if part in PARALLEL_PARTS else 1)}
-            for part, share in BREAKDOWN.items()}
+            for part, share in shares.items()}
 
 
 # The efficiency section's loss budget: communication 10–20 %, imbalance 5 %, synchronisation 5 %.

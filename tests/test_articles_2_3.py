@@ -161,3 +161,11 @@ def test_edge_parameters_stay_strict_json():
                       {"tp_hidden": 1}):
         text = experiment.to_json(experiment.run(**overrides))
         json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+
+
+@pytest.mark.parametrize("serial, devices", [(0.2, 8), (0.1, 8), (0.3, 4)])
+def test_training_ledger_adds_up_to_amdahls_days(serial, devices):
+    r = experiment.run(th_serial_fraction=serial, th_devices=devices)["parallel_theory"]
+    parts = r["ledger_days"].values()
+    assert sum(p["one_device_days"] for p in parts) == pytest.approx(30)
+    assert sum(p["n_devices_days"] for p in parts) == pytest.approx(30 * (serial + (1 - serial) / devices))
