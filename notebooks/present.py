@@ -158,8 +158,8 @@ class Page:
         return number(value, decimals, self.lang)
 
     def pct(self, fraction: float, decimals: int) -> str:
-        """A fraction as a percentage in this page's notation (a space before % in es and it)."""
-        return self.num(100 * fraction, decimals) + ("\u202f%" if self.lang in ("es", "it") else "%")
+        """A fraction as a percentage in this page's notation (a narrow space before % in es)."""
+        return self.num(100 * fraction, decimals) + ("\u202f%" if self.lang == "es" else "%")
 
     def claim_value(self, row: dict, value: float, extra_decimals: int = 0) -> str:
         """A claim's stated or computed value as the source writes it (percent if it does)."""

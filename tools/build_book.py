@@ -20,6 +20,10 @@ from jupyter_book.sphinx import build_sphinx
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD = ROOT / "_build"
 
+#: The book's title in each edition (the front pages' titles).
+TITLES = {"zh": "把计算分给多台设备", "es": "Repartir el trabajo entre dispositivos",
+          "it": "Dividere il lavoro fra dispositivi", "en": "Splitting work across devices"}
+
 #: edition code → (Sphinx language, name shown to readers, captions of _toc.yml's parts)
 EDITIONS = {
     "zh": ("zh_CN", "中文", ["一次运算分到两台设备上，何时才划算？", "张量并行的通信开销",
@@ -65,6 +69,7 @@ def build_edition(lang: str) -> None:
         "latex_individualpages": False,
         "external_toc_exclude_missing": True,
         "language": sphinx_language,
+        "html_title": TITLES[lang],
         "external_toc_path": str(toc_path.relative_to(ROOT)),
         "html_context": {"edition": lang,
                          "editions": [(code, name) for code, (_, name, _) in EDITIONS.items()]},
