@@ -6,6 +6,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -98,3 +99,17 @@ def test_glued_numbers_reach_the_page_in_the_editions_notation(built, lang):
                          .read_text(encoding="utf-8"))
     two_ms = "9,22" if lang in {"es", "it"} else "9.22"   # T2 = 0.8 + 7.5 + 0.92 ms
     assert f'<span class="pasted-text">{two_ms}</span>' in text
+
+
+def test_a_sphinx_warning_fails_the_build(tmp_path):
+    """A prose reference to a value no cell glues is a Sphinx warning, and so a failed build."""
+    copy = tmp_path / "book"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", "_build", ".git", "*.pyc"))
+    page = copy / "notebooks" / "en" / "split-01-problem.ipynb"
+    nb = json.loads(page.read_text(encoding="utf-8"))
+    nb["cells"][0]["source"] = "".join(nb["cells"][0]["source"]) + "\n\nSee {glue:text}`no_such_key`."
+    page.write_text(json.dumps(nb), encoding="utf-8")
+    result = subprocess.run([sys.executable, "tools/build_book.py", "en"], cwd=copy,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode != 0
+    assert "no_such_key" in result.stdout + result.stderr

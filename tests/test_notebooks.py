@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 import experiment
-from conftest import KERNEL_START_FAILURES, retry_kernel_start
+from refresh_notebooks import KERNEL_START_FAILURES, retry_kernel_start
 from present import LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -125,3 +125,24 @@ def test_nbval_fails_when_a_saved_figure_changes(copy_of_ledger):
     result = nbval(copy_of_ledger)
     assert result.returncode != 0 and "image/svg+xml" in result.stdout
 
+
+
+def test_only_a_kernel_that_failed_to_start_is_retried():
+    calls = []
+
+    def flaky():
+        calls.append(1)
+        if len(calls) < 3:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        return "ran"
+
+    assert retry_kernel_start(flaky) == "ran" and len(calls) == 3
+    calls.clear()
+
+    def broken():
+        calls.append(1)
+        raise RuntimeError("a notebook cell failed")
+
+    with pytest.raises(RuntimeError, match="cell failed"):
+        retry_kernel_start(broken)
+    assert len(calls) == 1

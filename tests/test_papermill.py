@@ -8,7 +8,7 @@ import nbformat
 import papermill
 import pytest
 
-from conftest import retry_kernel_start
+from refresh_notebooks import retry_kernel_start
 from present import number
 from test_notebooks import ALL, ROOT, article_of, rel
 
