@@ -43,8 +43,9 @@ CHEF_DEGREES = (1, 4, 32)
 # The hardware-selection case: same demo P and d, t = 8, h = 8192, two intra-node links.
 CASE_DEGREE = 8
 CASE_LINKS_BYTES_PER_S = {"nvlink": 6e11, "pcie": 3e11}
-# A well-known external fact to set beside the case's "PCIe 300 GB/s" (PCI-SIG):
-PCIE_X16_BYTES_PER_S = {"pcie4": 32e9, "pcie5": 64e9}   # per direction, ≈ 31.5 and 63 GB/s
+# Well-known external facts to set beside the article's link figures:
+PCIE_X16_BYTES_PER_S = {"pcie4": 32e9, "pcie5": 64e9}   # PCI-SIG, per direction, ≈ 31.5 and 63 GB/s
+A100_NVLINK_BYTES_PER_S = 600e9                          # NVIDIA A100 datasheet, NVLink total
 
 # Quiz question 10: E(4) = 80 %, R proportional to t.
 QUIZ_KNOWN_DEGREE, QUIZ_KNOWN_EFFICIENCY, QUIZ_ASKED_DEGREE = 4, 0.8, 16
@@ -156,6 +157,7 @@ def link_case(p: dict) -> dict:
                       "comm_share": r / (1 + r), "efficiency": 1 / (1 + r)}
     rows["efficiency_ratio"] = rows["nvlink"]["efficiency"] / rows["pcie"]["efficiency"]
     rows["pcie_x16_gb_per_s"] = {gen: b / 1e9 for gen, b in PCIE_X16_BYTES_PER_S.items()}
+    rows["a100_nvlink_gb_per_s"] = A100_NVLINK_BYTES_PER_S / 1e9
     return rows
 
 
@@ -199,7 +201,8 @@ def results(p: dict) -> dict:
         "links": link_case(p),
         "speedup_16_over_8": rows[8]["total_ms"] / rows[16]["total_ms"],
         "anecdote": {"before": before, "after": after, "time_ratio": before / after,
-                     "time_saved": 1 - before / after},
+                     "time_saved": 1 - before / after,
+                     "devices_after": SCENARIOS["anecdote_tp_after"] * SCENARIOS["anecdote_dp_after"]},
         "quiz": quiz(p),
         "scenarios": SCENARIOS,
         "collectives_per_layer": COLLECTIVES_PER_LAYER,
