@@ -2,7 +2,6 @@
 invalid or unknown ones stop the run with an error naming the parameter."""
 import ast
 import json
-import pathlib
 
 import nbformat
 import papermill
