@@ -13,7 +13,6 @@ parameter of an arithmetic model.
 """
 from __future__ import annotations
 
-
 from model.units import BYTES_PER_GB, MS_PER_S, grid, log_grid
 
 #: The article's table of assumed parameters: name → (default, integer?, check, allowed range).
@@ -209,18 +208,25 @@ def overlap_bound_ms(p: dict) -> float:
 
 def case(name: str, p: dict) -> dict:
     """One row of the article's case table."""
-    one, two = one_device_ms(p["s_ms"], p["c_ms"]), two_device_ms(p)
+    led = ledger(p)
     return {"name": name, "c_ms": p["c_ms"], "s_ms": p["s_ms"],
-            "b_bytes_per_s": p["b_bytes_per_s"],
-            "comm_ms": comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]),
-            "one_ms": one, "two_ms": two, "speedup": one / two}
+            "b_bytes_per_s": p["b_bytes_per_s"], "comm_ms": led["comm_ms"],
+            "one_ms": led["one_ms"], "two_ms": led["two_ms"], "speedup": led["speedup"]}
 
+
+def infinite_bandwidth(p: dict) -> dict:
+    """B → ∞: the V/B term vanishes (as with V = 0), the Q start-up costs remain."""
+    led = ledger({**p, "v_bytes": 0.0})
+    return {"comm_ms": led["comm_ms"], "two_ms": led["two_ms"], "speedup": led["speedup"]}
+
+
+SMALL_C_MS = 1.0  # the article's small job: C = 1 ms, the rest unchanged
 
 #: The article's variations of the base case (the break-even case is added from the model).
 CASE_CHANGES = (
     ("base", {}),
     ("break_even", None),
-    ("small_c", {"c_ms": 1.0}),
+    ("small_c", {"c_ms": SMALL_C_MS}),
     ("slow_link", {"b_bytes_per_s": 1e9}),
     ("fast_link", {"b_bytes_per_s": 5e10}),
     ("large_s", {"s_ms": 100.0}),
@@ -258,8 +264,7 @@ def sweeps(p: dict) -> dict:
         "versus_b": {"b_bytes_per_s": b_grid,
                      "speedup": [one_device_ms(p["s_ms"], p["c_ms"])
                                  / two_device_ms({**p, "b_bytes_per_s": b}) for b in b_grid],
-                     "speedup_infinite_b": one_device_ms(p["s_ms"], p["c_ms"])
-                     / (p["s_ms"] + parallel_compute_ms(p["c_ms"], p["eta"]) + p["q"] * p["ell_ms"])},
+                     "speedup_infinite_b": infinite_bandwidth(p)["speedup"]},
         "min_eta_versus_c": {"c_ms": eta_c,
                              "min_eta": [min_eta(c, h)["min_eta"] for c in eta_c]},
     }
@@ -269,7 +274,6 @@ def results(p: dict) -> dict:
     """Every result of the article for parameters ``p`` (already validated)."""
     led = ledger(p)
     case_rows, omitted = cases(p)
-    infinite = {**p, "v_bytes": 0.0}
     return {
         "matrix": matrix_example(),
         "ledger": led,
@@ -277,10 +281,8 @@ def results(p: dict) -> dict:
         "omitted_cases": omitted,
         "break_even": break_even(p),
         "bandwidth": min_bandwidth(p),
-        "efficiency_threshold": [min_eta(c, led["comm_ms"]) for c in (p["c_ms"], 1.0)],
+        "efficiency_threshold": [min_eta(c, led["comm_ms"]) for c in (p["c_ms"], SMALL_C_MS)],
         "overlap": {"bound_ms": overlap_bound_ms(p), "two_ms": led["two_ms"]},
-        "infinite_bandwidth": {"comm_ms": comm_ms(p["q"], p["ell_ms"], 0.0, 1.0),
-                               "two_ms": two_device_ms(infinite),
-                               "speedup": led["one_ms"] / two_device_ms(infinite)},
+        "infinite_bandwidth": infinite_bandwidth(p),
         "sweeps": sweeps(p),
     }
