@@ -25,6 +25,7 @@ import math
 import numbers
 import os
 import pathlib
+import re
 import sys
 import tempfile
 import warnings
@@ -127,13 +128,64 @@ STYLE = {
     "svg.hashsalt": "tp-book",      # fixed ids inside the SVG
     "svg.fonttype": "path",         # glyphs as paths: no font needed to view
     "font.family": "DejaVu Sans",
-    "font.size": 10,
+    "font.size": 12,                # with the sizes below: ≥ 9 CSS px on a 390 px phone
+    "legend.fontsize": 11,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.grid": True,
     "grid.color": "#dddddd",
-    "figure.figsize": (6.4, 3.6),
 }
+
+#: Figure size in inches: one panel, or two panels stacked (so that a phone shows them as
+#: large as a single one).
+FIGSIZE = {1: (6.0, 3.6), 2: (6.0, 6.4)}
+
+#: Decimal marks the figures are drawn with: the editions' notations (zh and en use the point,
+#: es and it the comma). data/ holds one file per mark where the mark changes the figure.
+DECIMAL_MARKS = {".": "", ",": ".decimal-comma"}
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def _localise(fig, decimal_mark: str) -> None:
+    """Write the figure's numbers with ``decimal_mark``: tick labels (through a formatter that
+    swaps the mark) and any other text (annotations, legends) where a point sits between digits."""
+    if decimal_mark == ".":
+        return
+    from matplotlib.text import Text
+    from matplotlib.ticker import FuncFormatter, ScalarFormatter
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for which in ("major", "minor"):
+                get = getattr(axis, f"get_{which}_formatter")
+                inner = get()
+                if isinstance(inner, ScalarFormatter) or type(inner).__name__.startswith("Log"):
+                    setter = getattr(axis, f"set_{which}_formatter")
+                    setter(_MarkedFormatter(inner, decimal_mark))
+    for text in fig.findobj(Text):
+        text.set_text(_DECIMAL_POINT.sub(decimal_mark, text.get_text()))
+
+
+class _MarkedFormatter:
+    """A matplotlib tick formatter that delegates to ``inner`` and swaps the decimal mark."""
+
+    def __new__(cls, inner, decimal_mark):
+        from matplotlib.ticker import Formatter
+
+        class Marked(Formatter):
+            def __call__(self, x, pos=None):
+                return _DECIMAL_POINT.sub(decimal_mark, inner(x, pos))
+
+            def set_locs(self, locs):
+                inner.set_locs(locs)
+
+            def set_axis(self, axis):
+                super().set_axis(axis)
+                inner.set_axis(axis)
+
+            def format_ticks(self, values):
+                return [_DECIMAL_POINT.sub(decimal_mark, s) for s in inner.format_ticks(values)]
+
+        return Marked()
 
 
 def _pyplot():
@@ -155,19 +207,23 @@ def figure(draw=None, *, panels: int = 1):
         return functools.partial(figure, panels=panels)
 
     @functools.wraps(draw)
-    def svg(results: dict) -> str:
+    def svg(results: dict, decimal_mark: str = ".") -> str:
+        if decimal_mark not in DECIMAL_MARKS:
+            raise ValueError(f"decimal_mark must be one of {', '.join(map(repr, DECIMAL_MARKS))}; "
+                             f"got {decimal_mark!r}")
         plt = _pyplot()
         with warnings.catch_warnings(), plt.rc_context(STYLE):
             warnings.filterwarnings("error", message=r"Glyph .* missing from font")
-            fig, ax = plt.subplots(1, panels, figsize=(6.4 if panels == 1 else 8.0, 3.6))
+            fig, ax = plt.subplots(panels, 1, figsize=FIGSIZE[panels])
             try:
                 draw(results, fig, ax)
+                _localise(fig, decimal_mark)
                 fig.tight_layout()
                 buffer = io.StringIO()
                 fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
             finally:
                 plt.close(fig)
-        return buffer.getvalue()
+        return buffer.getvalue().rstrip("\n")   # as MyST-NB writes it into the site
     return svg
 
 
@@ -287,7 +343,7 @@ def figure_tp_efficiency(results: dict, fig, ax) -> None:
     ax[0].axhline(0.5, color=COLOURS["grey"], linewidth=0.8)
     ax[0].set_ylabel("E(t)")
     ax[0].set_ylim(0, 1.05)
-    ax[0].legend(frameon=False, fontsize=8)
+    ax[0].legend(frameon=False)
     for key, colour in (("comm_share", COLOURS["two"]), ("ring_comm_share", COLOURS["one"])):
         ax[1].plot(t, [row[key] for row in rows], color=colour)
     ax[1].set_ylabel("T_comm / (T_calc + T_comm)")
@@ -328,7 +384,7 @@ def figure_amdahl(results: dict, fig, ax) -> None:
         ax.plot(sweep["devices"], speedups, color=colour)
         ax.axhline(1 / s, color=colour, linestyle="--", linewidth=0.8)
         ax.annotate(f"S = {s:.0%}", (sweep["devices"][-1], 1 / s), color=colour, ha="right",
-                    va="top" if s > 0.5 else "bottom", fontsize=8)
+                    va="top" if s > 0.5 else "bottom")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("N")
     ax.set_ylabel("1 / (S + (1 − S)/N)")
@@ -393,7 +449,10 @@ def artefacts(results: dict) -> dict:
     if results["parameters"] == DEFAULTS:
         files["claims.json"] = to_json(claims(results))
     for name, draw in FIGURES.items():
-        files[name] = draw(results)
+        point = files[name] = draw(results, ".")
+        comma = draw(results, ",")
+        if comma != point:
+            files[name.replace(".svg", DECIMAL_MARKS[","] + ".svg")] = comma
     return files
 
 

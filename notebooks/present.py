@@ -9,8 +9,10 @@ from __future__ import annotations
 import ast
 import pathlib
 
-from IPython.display import SVG, Markdown, display
+from IPython.display import Markdown, display
 from myst_nb import glue as _glue
+
+from claim_words import CLAIM_TEXT
 
 LANGUAGES = ("zh", "es", "it", "en")
 
@@ -54,6 +56,18 @@ WORDS = {
     "cannot be recomputed from the article": {
         "zh": "？ 无法仅凭原文重算", "es": "? no se puede recalcular con el artículo",
         "it": "? non ricalcolabile dall'articolo", "en": "? cannot be recomputed from the article"},
+    "e_ring": {"zh": "E（环形）", "es": "E (anillo)", "it": "E (anello)", "en": "E (ring)"},
+    "article_000": {"zh": "一次运算分到两台设备上，何时才划算？",
+                    "es": "¿Cuándo compensa repartir una operación entre dos dispositivos?",
+                    "it": "Quando conviene dividere un'operazione su due dispositivi?",
+                    "en": "When does splitting one operation over two devices pay off?"},
+    "article_002": {"zh": "张量并行的通信开销", "es": "El coste de comunicación del paralelismo tensorial",
+                    "it": "Il costo di comunicazione del parallelismo tensoriale",
+                    "en": "Tensor-parallel communication overhead"},
+    "article_004": {"zh": "并行计算理论", "es": "Teoría de la computación paralela",
+                    "it": "Teoria del calcolo parallelo", "en": "Parallel computing theory"},
+    "source_words": {"zh": "原文", "es": "En la fuente", "it": "Nella fonte", "en": "In the source"},
+    "count": {"zh": "条数", "es": "Número", "it": "Numero", "en": "Count"},
     "none": {"zh": "不存在", "es": "no existe", "it": "non esiste", "en": "none exists"},
     "claim": {"zh": "原文陈述", "es": "Afirmación de la fuente", "it": "Affermazione della fonte",
               "en": "Source statement"},
@@ -68,16 +82,29 @@ WORDS = {
 }
 
 
-#: How each article's parameters are shown: name → (symbol, divisor, unit).
+#: Unit words of the parameter line, in each edition's language (symbols such as ms are shared).
+UNITS = {
+    "bytes": {"zh": "字节", "es": "bytes", "it": "byte", "en": "bytes"},
+    "days": {"zh": "天", "es": "días", "it": "giorni", "en": "days"},
+}
+
+#: The statuses of the claims ledger, in the order the book shows them (wrong ones first), and
+#: the admonition style of each: a red box, an orange one, a grey one, a green one.
+STATUSES = ("does not reproduce", "conflicts with well-known external facts",
+            "cannot be recomputed from the article", "reproduces")
+STATUS_CLASS = {"does not reproduce": "error", "conflicts with well-known external facts": "warning",
+                "cannot be recomputed from the article": "note", "reproduces": "tip"}
+
+#: How each article's parameters are shown: name → (symbol, divisor, unit symbol or UNITS key).
 PARAMETER_LINE = {
-    "split": {"s_ms": ("S", 1, " ms"), "c_ms": ("C", 1, " ms"), "eta": ("η", 1, ""),
-              "q": ("Q", 1, ""), "ell_ms": ("ℓ", 1, " ms"), "v_bytes": ("V", 1, " bytes"),
-              "b_bytes_per_s": ("B", 1e9, " GB/s")},
+    "split": {"s_ms": ("S", 1, "ms"), "c_ms": ("C", 1, "ms"), "eta": ("η", 1, ""),
+              "q": ("Q", 1, ""), "ell_ms": ("ℓ", 1, "ms"), "v_bytes": ("V", 1, "bytes"),
+              "b_bytes_per_s": ("B", 1e9, "GB/s")},
     "tp": {"tp_batch": ("b", 1, ""), "tp_seq_len": ("s", 1, ""), "tp_hidden": ("h", 1, ""),
-           "tp_bytes_per_value": ("d", 1, " bytes"), "tp_flops_per_s": ("P", 1e12, " TFLOP/s"),
-           "tp_bandwidth_bytes_per_s": ("B", 1e9, " GB/s")},
+           "tp_bytes_per_value": ("d", 1, "bytes"), "tp_flops_per_s": ("P", 1e12, "TFLOP/s"),
+           "tp_bandwidth_bytes_per_s": ("B", 1e9, "GB/s")},
     "theory": {"th_serial_fraction": ("S", 1, ""), "th_devices": ("N", 1, ""),
-               "th_single_device_days": ("T(1)", 1, " d"), "th_efficiency": ("E", 1, "")},
+               "th_single_device_days": ("T(1)", 1, "days"), "th_efficiency": ("E", 1, "")},
 }
 
 
@@ -167,6 +194,45 @@ class Page:
             return self.pct(value, max(0, row["decimals"] - 2) + extra_decimals)
         return self.num(value, row["decimals"] + extra_decimals)
 
+    def unit(self, key: str) -> str:
+        """A unit word (``UNITS``) in this page's language, e.g. bytes → 字节."""
+        return UNITS[key][self.lang]
+
+    def ledger(self, claims: list, statuses: tuple = STATUSES) -> None:
+        """Show source claims grouped by status, in the order of ``statuses`` (wrong first):
+        one boxed list per status, titled with its symbol, word and count, so a wrong claim
+        stands apart by shape and words as well as colour. Each item gives the claim in this
+        page's language, the source's own words, the article, a link to the section, the
+        stated and computed values and, for a wrong number, the relative error."""
+        blocks = []
+        for status in statuses:
+            rows = [c for c in claims if c["status"] == status]
+            if not rows:
+                continue
+            items = [self._ledger_item(c) for c in rows]
+            blocks.append(f":::{{admonition}} {self.word(status)} ({len(rows)})\n"
+                          f":class: {STATUS_CLASS[status]}\n\n" + "\n".join(items) + "\n:::")
+        display(Markdown("\n\n".join(blocks)))
+
+    def _ledger_item(self, c: dict) -> str:
+        """One claim of the ledger as a Markdown list item (see ``ledger``)."""
+        values = [f"{self.word('stated')} **{self.claim_value(c, c['stated'])}**"]
+        if c["computed"] is not None:
+            values.append(f"{self.word('computed')} **{self.claim_value(c, c['computed'], 2)}**")
+        if c["status"] == "does not reproduce":
+            values.append(f"{self.word('error')} {self.pct(c['relative_error'], 1)}")
+        lines = [f"- **{CLAIM_TEXT[c['id']][self.lang]}** · {' · '.join(values)}",
+                 f"  {{doc}}`/notebooks/{self.lang}/{c['section']}` · "
+                 f"*{self.word('article_' + c['article'])}*"]
+        if self.lang != "zh":
+            lines.append(f"  {self.word('source_words')}: <span lang=\"zh\">{c['source_text']}</span>")
+        return " \\\n".join(lines)
+
+    def ledger_counts(self, claims: list) -> None:
+        """A table of how many claims have each status, wrong ones first."""
+        self.table(["status", "count"],
+                   [[self.word(s), sum(c["status"] == s for c in claims)] for s in STATUSES])
+
     def vec(self, values: list) -> str:
         """An integer vector in this page's notation."""
         return vector(values, self.lang)
@@ -197,10 +263,16 @@ class Page:
     def parameters(self, article: str = "split") -> None:
         """One line with the article's parameters in effect, so a rerun shows its values."""
         p = self.results["parameters"]
-        items = [f"{symbol} = {self.num(p[name] / scale, 6)}{unit}"
-                 for name, (symbol, scale, unit) in PARAMETER_LINE[article].items()]
+        items = []
+        for name, (symbol, scale, unit) in PARAMETER_LINE[article].items():
+            unit = UNITS[unit][self.lang] if unit in UNITS else unit
+            items.append(f"{symbol} = {self.num(p[name] / scale, 6)}" + (f" {unit}" if unit else ""))
         display(Markdown(f"**{self.word('parameters')}:** " + " · ".join(items)))
 
-    def figure(self, svg_text: str) -> None:
-        """Show an SVG figure produced by experiment.py."""
-        display(SVG(data=svg_text))
+    def figure(self, draw) -> None:
+        """Show a figure of experiment.py drawn for this page's results in its notation.
+
+        The SVG text is displayed as it is (IPython's SVG class would re-serialise it), so at
+        the default parameters it is byte for byte the file experiment.py writes to data/."""
+        svg_text = draw(self.results, NOTATION[self.lang][0])
+        display({"image/svg+xml": svg_text}, raw=True)

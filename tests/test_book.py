@@ -1,9 +1,7 @@
 """The four editions as a reader gets them: built without executing anything and without
 warnings, each in its own language, with a working switcher, search and every glued number."""
-import fcntl
 import html
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -11,35 +9,13 @@ import subprocess
 import sys
 
 import pytest
-import yaml
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-HTML = ROOT / "_build" / "html"
-EDITIONS = {"zh": "zh-CN", "es": "es", "it": "it", "en": "en"}
+from site_build import EDITIONS, HTML, ROOT, build_once, pages
 
 
 @pytest.fixture(scope="module")
 def built():
-    """Build the four editions once per test run, whichever xdist worker gets here first."""
-    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID", str(os.getpid()))
-    stamp = ROOT / "_build" / "book-test-run.json"
-    stamp.parent.mkdir(exist_ok=True)
-    with open(ROOT / "_build" / "book-test.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and json.loads(stamp.read_text())["run"] == run_id:
-            return json.loads(stamp.read_text())
-        result = subprocess.run([sys.executable, "tools/build_book.py"], cwd=ROOT,
-                                capture_output=True, text=True, timeout=1200)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-        record = {"run": run_id, "stdout": result.stdout, "stderr": result.stderr}
-        stamp.write_text(json.dumps(record))
-        return record
-
-
-def pages(lang):
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
-    return [HTML / lang / (f.replace("/en/", f"/{lang}/") + ".html") for f in dict.fromkeys(files)]
+    return build_once()
 
 
 def test_the_build_executes_nothing_and_warns_about_nothing(built):
@@ -113,3 +89,13 @@ def test_a_sphinx_warning_fails_the_build(tmp_path):
                             capture_output=True, text=True, timeout=600)
     assert result.returncode != 0
     assert "no_such_key" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_figures_the_site_shows_are_the_files_of_data(built, lang):
+    """MyST-NB copies each SVG output to _images/; every one is byte for byte a file of data/."""
+    data = {p.read_bytes() for p in (ROOT / "data").glob("*.svg")}
+    shown = sorted((HTML / lang / "_images").glob("*.svg"))
+    assert len(shown) >= 3
+    for image in shown:
+        assert image.read_bytes() in data, f"{image.name} is not a file of data/"

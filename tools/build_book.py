@@ -38,6 +38,23 @@ EDITIONS = {
 }
 
 
+#: What the language switcher shows for each edition on a narrow screen.
+SHORT_NAMES = {"zh": "中文", "es": "ES", "it": "IT", "en": "EN"}
+
+#: Interface words that the extensions take from settings rather than from Sphinx's catalogues
+#: (the theme's own strings come from its catalogues and book/locales/<lang>/LC_MESSAGES).
+INTERFACE = {
+    "zh": {"author": "本书作者", "search_bar_text": "搜索本书",
+           "nb_code_prompt_show": "显示代码", "nb_code_prompt_hide": "隐藏代码"},
+    "es": {"author": "Los autores del libro", "search_bar_text": "Buscar en el libro",
+           "nb_code_prompt_show": "Mostrar el código", "nb_code_prompt_hide": "Ocultar el código"},
+    "it": {"author": "Gli autori del libro", "search_bar_text": "Cerca nel libro",
+           "nb_code_prompt_show": "Mostra il codice", "nb_code_prompt_hide": "Nascondi il codice"},
+    "en": {"author": "The book's authors", "search_bar_text": "Search this book",
+           "nb_code_prompt_show": "Show code", "nb_code_prompt_hide": "Hide code"},
+}
+
+
 def edition_toc(lang: str) -> dict:
     """_toc.yml with the English folder swapped for ``lang`` and the captions translated."""
     text = (ROOT / "_toc.yml").read_text(encoding="utf-8").replace("/en/", f"/{lang}/")
@@ -62,6 +79,14 @@ def build_edition(lang: str) -> None:
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config["exclude_patterns"] += [f"{folder}/{other}/**" for other in EDITIONS if other != lang
                                    for folder in ("notebooks", "book")]
+    sphinx = config["sphinx"]
+    sphinx["local_extensions"] = {name: str(ROOT / path)
+                                  for name, path in sphinx["local_extensions"].items()}
+    words = INTERFACE[lang]
+    sphinx["config"]["html_theme_options"]["search_bar_text"] = words["search_bar_text"]
+    sphinx["config"]["html_context"].update(
+        edition=lang, editions=[(code, name, SHORT_NAMES[code])
+                                for code, (_, name, _) in EDITIONS.items()])
     config_path = work / f"_config_{lang}.yml"
     config_path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),
                            encoding="utf-8")
@@ -71,8 +96,7 @@ def build_edition(lang: str) -> None:
         "language": sphinx_language,
         "html_title": TITLES[lang],
         "external_toc_path": str(toc_path.relative_to(ROOT)),
-        "html_context": {"edition": lang,
-                         "editions": [(code, name) for code, (_, name, _) in EDITIONS.items()]},
+        **{key: words[key] for key in ("author", "nb_code_prompt_show", "nb_code_prompt_hide")},
     }
     status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
                           noconfig=True, confoverrides=overrides,

@@ -1,0 +1,293 @@
+"""The site as a reader gets it, in a real browser: Debian's headless Chromium, driven by
+Playwright, reading the built book from 127.0.0.1 with every other request blocked (what an
+offline reader sees). Every page of every edition is opened; each check names its page."""
+from __future__ import annotations
+
+import pathlib
+import re
+import urllib.parse
+
+import axe_playwright_python
+import pytest
+from playwright.sync_api import sync_playwright
+
+from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, build_once, pages, serve
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+#: The heaviest a page may be, everything it loads included, uncompressed.
+MAX_PAGE_BYTES = 1_000_000
+#: Interface text that is the same in every language (names of editions, keys, file types).
+NEUTRAL = {"English", "Español", "Italiano", "中文", "EN", "ES", "IT", "PDF", ".ipynb", ".pdf",
+           "Ctrl", "K", "+", "Ctrl+K", "¶", "#", "Errata"}
+#: axe-core's browser bundle, pinned in requirements.txt (the axe-playwright-python package).
+AXE = pathlib.Path(axe_playwright_python.__file__).parent / "axe.min.js"
+#: One word of each edition's own text that its search must find.
+SEARCH_WORDS = {"zh": "带宽", "es": "banda", "it": "banda", "en": "bandwidth"}
+#: The pages axe-core checks: front page, one section per article, the quiz and the errata.
+AXE_PAGES = ["book/{lang}/index", "notebooks/{lang}/split-03-ledger", "notebooks/{lang}/tp-05-scaling",
+             "notebooks/{lang}/theory-03-amdahl", "notebooks/{lang}/tp-12-quiz", "book/{lang}/errata"]
+
+# JavaScript run in the page: what the checks below read.
+MATH_REPORT = """() => [...document.querySelectorAll('article math')]
+  .filter(m => !m.closest('details:not([open])'))
+  .map(m => ({display: getComputedStyle(m).display, width: m.getBoundingClientRect().width,
+              height: m.getBoundingClientRect().height, text: m.textContent.slice(0, 40)}))"""
+PROSE_TEXT = """() => { const a = document.querySelector('article').cloneNode(true);
+  a.querySelectorAll('pre, code, .highlight, script').forEach(e => e.remove());
+  return a.textContent; }"""
+#: The interface: text outside the article's prose, summaries and buttons inside it, and every
+#: attribute a reader or a screen reader meets (titles, labels, placeholders, toggle hints).
+INTERFACE_STRINGS = """() => {
+  const out = new Set();
+  const chrome = document.querySelectorAll(
+    '.bd-header-article, .bd-footer-article, .bd-footer-content, .prev-next-area, #pst-skip-link,'
+    + ' .search-button-field, .bd-sidebar-secondary .onthispage, .bd-search, #pst-back-to-top,'
+    + ' article summary, article button');
+  chrome.forEach(e => e.innerText.split('\\n').forEach(t => { t = t.trim(); if (t) out.add(t); }));
+  // (a citation's title attribute is the reference itself, the same in every edition)
+  document.querySelectorAll('[title]:not(a.reference), [aria-label], [placeholder], [data-toggle-hint]').forEach(e =>
+    ['title', 'aria-label', 'placeholder', 'data-toggle-hint'].forEach(a => {
+      const v = e.getAttribute(a); if (v && v.trim()) out.add(v.trim()); }));
+  return [...out]; }"""
+
+
+@pytest.fixture(scope="module")
+def site():
+    """The built book, served locally; the base URL."""
+    build_once()
+    base, server = serve(HTML)
+    yield base
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Reader:
+    """One browser tab reading pages of the site in turn, as an offline reader would: any
+    request for another host is recorded (and cannot resolve, see CHROMIUM_ARGS), and so are
+    console messages, page errors and failed same-origin requests of the page being read."""
+
+    def __init__(self, browser, base: str, viewport: dict = DESKTOP):
+        self.base = base
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.external, self.errors, self.broken = [], [], []
+        self.page.on("request", lambda r: None if r.url.startswith(base + "/")
+                     or r.url.startswith("data:") else self.external.append(r.url))
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("response", lambda r: self.broken.append(f"{r.status} {r.url}")
+                     if r.status >= 400 else None)
+
+    def open(self, path: str) -> "Reader":
+        self.external, self.errors, self.broken = [], [], []
+        response = self.page.goto(f"{self.base}/{path}")
+        assert response is not None and response.ok, path
+        self.page.wait_for_load_state("load")
+        return self
+
+    def weight(self) -> int:
+        """Bytes of the page and of every file it loaded, uncompressed, as stored on the site
+        (cached or not: the browser's own list of resources, sized on disk)."""
+        urls = [self.page.url] + self.page.evaluate(
+            "() => performance.getEntriesByType('resource').map(e => e.name)")
+        files = {urllib.parse.urlparse(u).path for u in urls if u.startswith(self.base + "/")}
+        return sum((HTML / urllib.parse.unquote(f).lstrip("/")).stat().st_size for f in files)
+
+    def close(self):
+        self.context.close()
+
+
+def relative(page_file) -> str:
+    return page_file.relative_to(HTML).as_posix()
+
+
+_ENGLISH_INTERFACE: dict = {}
+
+
+def english_interface(reader_factory, path: str) -> set:
+    """The interface strings of the English edition's page at ``path`` (read once per run)."""
+    if path not in _ENGLISH_INTERFACE:
+        reader = reader_factory()
+        try:
+            _ENGLISH_INTERFACE[path] = set(reader.open(path).page.evaluate(INTERFACE_STRINGS))
+        finally:
+            reader.close()
+    return _ENGLISH_INTERFACE[path]
+
+
+def switcher_out_of_view(page, viewport: dict) -> list:
+    """Switcher links that are missing or not fully inside the first screen."""
+    links = page.locator(".language-switcher a")
+    problems = [] if links.count() == len(EDITIONS) - 1 else [f"{links.count()} switcher links"]
+    for index in range(links.count()):
+        box = links.nth(index).bounding_box()
+        if not links.nth(index).is_visible() or box is None or box["y"] < 0 or \
+                box["y"] + box["height"] > viewport["height"] or \
+                box["x"] + box["width"] > viewport["width"]:
+            problems.append(f"switcher link {index} out of view at {viewport['width']} px")
+    return problems
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
+    """On every page of the edition: no request leaves the site, nothing errs or 404s, every
+    formula is drawn as MathML and no TeX is left raw, <html lang> is right, the page weighs at
+    most 1 MB, the language switcher is in view without scrolling on a desktop and on a phone,
+    and (zh, es, it) no interface text of the English edition's same page appears."""
+    problems = []
+    reader = Reader(browser, site)
+    try:
+        for page_file in pages(lang):
+            path = relative(page_file)
+            page = reader.open(path).page
+            found = [f"external request {u}" for u in reader.external] + reader.errors + \
+                    [f"broken {b}" for b in reader.broken]
+            if reader.weight() > MAX_PAGE_BYTES:
+                found.append(f"weighs {reader.weight()} bytes > {MAX_PAGE_BYTES}")
+            if page.get_attribute("html", "lang") != EDITIONS[lang]:
+                found.append(f"<html lang={page.get_attribute('html', 'lang')}>")
+            for formula in page.evaluate(MATH_REPORT):
+                if "math" not in formula["display"] or not formula["width"] or not formula["height"]:
+                    found.append(f"formula not rendered: {formula}")
+            raw = re.findall(r"\\\(|\\\[|\$\$|\\frac|\\eta|\\ell", page.evaluate(PROSE_TEXT))
+            if raw:
+                found.append(f"raw TeX {raw[:3]}")
+            if lang != "en":
+                english = english_interface(lambda: Reader(browser, site),
+                                            "en/" + path.split("/", 1)[1].replace(f"/{lang}/", "/en/"))
+                leaked = (set(page.evaluate(INTERFACE_STRINGS)) & english) - NEUTRAL
+                found += [f"English interface text {t!r}" for t in sorted(leaked)]
+            found += switcher_out_of_view(page, DESKTOP)
+            page.set_viewport_size(PHONE)
+            found += switcher_out_of_view(page, PHONE)
+            page.set_viewport_size(DESKTOP)
+            problems += [f"{path}: {problem}" for problem in found]
+    finally:
+        reader.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_navigation_toggle_works_on_a_phone_and_on_a_desktop(site, browser, lang):
+    path = relative(pages(lang)[3])
+    phone = Reader(browser, site, PHONE).open(path)
+    try:
+        toggle = phone.page.locator(".primary-toggle:visible")
+        assert toggle.count() == 1, "one visible navigation toggle"
+        toggle.click()
+        dialog = phone.page.locator("#pst-primary-sidebar-modal")
+        dialog.wait_for(state="visible", timeout=5000)
+        assert dialog.evaluate("d => d.open"), "the contents open on a phone"
+        assert dialog.locator("a.reference.internal").count() > 30, "the whole table of contents"
+    finally:
+        phone.close()
+    desktop = Reader(browser, site, DESKTOP).open(path)
+    try:
+        sidebar = desktop.page.locator("#pst-primary-sidebar")
+        assert sidebar.is_visible()
+        desktop.page.locator(".primary-toggle:visible").click()
+        desktop.page.wait_for_timeout(400)
+        assert not sidebar.is_visible() or sidebar.bounding_box()["width"] < 1, "hidden by the toggle"
+        desktop.page.locator(".primary-toggle:visible").click()
+        desktop.page.wait_for_timeout(400)
+        assert sidebar.is_visible() and sidebar.bounding_box()["width"] > 100, "shown again"
+    finally:
+        desktop.close()
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_language_switcher_goes_to_the_same_page_of_each_edition(site, browser, lang):
+    reader = Reader(browser, site).open(relative(pages(lang)[5]))
+    try:
+        for other in EDITIONS:
+            if other == lang:
+                continue
+            with reader.page.expect_navigation():
+                reader.page.locator(f'.language-switcher a[hreflang="{other}"]').click()
+            url = urllib.parse.urlparse(reader.page.url).path
+            assert url.endswith(pages(lang)[5].name) and f"/{other}/" in url, url
+            assert reader.page.get_attribute("html", "lang") == EDITIONS[other]
+            reader.page.go_back()
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_search_finds_the_editions_own_words(site, browser, lang):
+    word = SEARCH_WORDS[lang]
+    reader = Reader(browser, site).open(f"{lang}/search.html?q={urllib.parse.quote(word)}")
+    try:
+        results = reader.page.locator("#search-results ul.search li")
+        results.first.wait_for(timeout=15000)
+        assert results.count() >= 3, f"{word}: {results.count()} results"
+        assert not reader.errors and not reader.external
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_axe_finds_no_serious_accessibility_violation(site, browser, lang):
+    axe = AXE.read_text(encoding="utf-8")
+    problems = []
+    reader = Reader(browser, site)
+    try:
+        for template in AXE_PAGES:
+            path = template.format(lang=lang) + ".html"
+            page = reader.open(f"{lang}/{path}").page
+            page.add_script_tag(content=axe)
+            result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+            for violation in result["violations"]:
+                if violation["impact"] in ("serious", "critical"):
+                    targets = [n["target"] for n in violation["nodes"]][:3]
+                    problems.append(f"{path}: {violation['id']} ({violation['impact']}) {targets}")
+    finally:
+        reader.close()
+    assert not problems, "\n".join(problems)
+
+
+
+#: The smallest text a figure may show on a 390 px phone, in CSS pixels.
+MIN_FIGURE_TEXT_PX = 9
+#: The figures a page shows (MyST-NB writes each SVG output to _images/ and shows it as <img>):
+#: the file and its width on screen, in CSS px.
+FIGURES_SHOWN = """() => [...document.querySelectorAll('article img')]
+  .filter(i => i.src.endsWith('.svg'))
+  .map(i => ({src: new URL(i.src).pathname, width: i.getBoundingClientRect().width}))"""
+
+
+def smallest_text_px(svg: str, width_px: float) -> float:
+    """The smallest figure text of ``svg`` shown ``width_px`` wide, in CSS px. matplotlib draws
+    text as glyph paths defined at size 100 and scaled by size/100 in each label's group, in the
+    units of the viewBox."""
+    view_width = float(re.search(r'viewBox="[\d.]+ [\d.]+ ([\d.]+) [\d.]+"', svg).group(1))
+    scales = [float(s) for s in re.findall(
+        r'<g id="text_\d+">\s*(?:<!--.*?-->\s*)?<g transform="[^"]*scale\(([\d.]+)', svg, re.S)]
+    return 100 * min(scales) * width_px / view_width
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_figure_text_is_readable_on_a_phone(site, browser, lang):
+    reader = Reader(browser, site, PHONE)
+    problems, figures = [], 0
+    try:
+        for page_file in pages(lang):
+            path = relative(page_file)
+            for figure in reader.open(path).page.evaluate(FIGURES_SHOWN):
+                figures += 1
+                svg = (HTML / urllib.parse.unquote(figure["src"]).lstrip("/")).read_text(encoding="utf-8")
+                size = smallest_text_px(svg, figure["width"])
+                if size < MIN_FIGURE_TEXT_PX:
+                    problems.append(f"{path}: {figure['src']}: text {size:.1f} px < {MIN_FIGURE_TEXT_PX} px")
+    finally:
+        reader.close()
+    assert figures >= 9, f"{figures} figures"
+    assert not problems, "\n".join(problems)
