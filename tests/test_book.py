@@ -7,7 +7,9 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 
+import pypdf
 import pytest
 
 from site_build import EDITIONS, HTML, ROOT, build_once, pages
@@ -99,3 +101,32 @@ def test_the_figures_the_site_shows_are_the_files_of_data(built, lang):
     assert len(shown) >= 3
     for image in shown:
         assert image.read_bytes() in data, f"{image.name} is not a file of data/"
+
+
+#: Characters that PDF text extraction returns for Noto CJK glyphs shared with radicals, mapped
+#: back to the characters on the page (NFKC maps the Kangxi radicals; these it leaves alone).
+RADICALS = str.maketrans("⻅⻓⻚⻔⻆⻥⻬⻋⻛⻜", "见长页门角鱼齐车风飞")
+#: Each edition's T₂ of the base case (0.8 + 7.5 + 0.92 ms), in its notation.
+T2_MS = {"zh": "9.22", "es": "9,22", "it": "9,22", "en": "9.22"}
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).translate(RADICALS))
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_each_edition_is_one_pdf_with_every_section_linked_from_its_front_page(built, lang):
+    """The PDF holds the title of every page of the edition (Chinese glyphs included, so the
+    CJK font was there when Chromium printed it), the edition's own numbers in its notation,
+    and formulas as text; the front page links it."""
+    pdf = HTML / lang / f"book-{lang}.pdf"
+    reader = pypdf.PdfReader(pdf)
+    text = squeeze("".join(page.extract_text() for page in reader.pages))
+    assert len(reader.pages) >= 40
+    for page in pages(lang):
+        title = re.search(r'<h1>([^<]*)<a class="headerlink"', page.read_text(encoding="utf-8"))
+        assert squeeze(html.unescape(title.group(1))) in text, (pdf.name, title.group(1))
+    assert T2_MS[lang] in text
+    assert "T2=S+C2η+" in text   # the ledger formula, C over 2η drawn as a MathML fraction
+    front = (HTML / lang / "book" / lang / "index.html").read_text(encoding="utf-8")
+    assert f'href="../../{pdf.name}"' in front

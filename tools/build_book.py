@@ -1,6 +1,7 @@
 """Build the four editions of the book, one Sphinx build per language, plus the landing page.
 
-Output: _build/html/index.html (choose a language) and _build/html/<lang>/ for zh, es, it, en.
+Output: _build/html/index.html (choose a language) and _build/html/<lang>/ for zh, es, it, en,
+each with the whole edition as one PDF (a Sphinx singlehtml build printed by headless Chromium).
 Each edition gets its own Sphinx ``language`` (so <html lang>, the theme's interface strings
 and the search index are in that language; Chinese search segments words with jieba) and its
 own table of contents, derived from _toc.yml. No notebook is executed; warnings are errors.
@@ -19,6 +20,10 @@ from jupyter_book.sphinx import build_sphinx
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD = ROOT / "_build"
+CHROMIUM = "/usr/bin/chromium"
+#: Headless Chromium as root on a machine without network (see tests/site_build.py).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
 
 #: The book's title in each edition (the front pages' titles).
 TITLES = {"zh": "把计算分给多台设备", "es": "Repartir el trabajo entre dispositivos",
@@ -98,12 +103,46 @@ def build_edition(lang: str) -> None:
         "external_toc_path": str(toc_path.relative_to(ROOT)),
         **{key: words[key] for key in ("author", "nb_code_prompt_show", "nb_code_prompt_hide")},
     }
-    status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
-                          noconfig=True, confoverrides=overrides,
-                          doctreedir=BUILD / "doctrees" / lang, freshenv=True, force_all=True,
-                          warningiserror=True, quiet=True)
-    if status:
-        raise SystemExit(f"{lang}: Sphinx build failed ({status})")
+    for builder, out, fresh in (("html", BUILD / "html" / lang, True),
+                                ("singlehtml", BUILD / "singlehtml" / lang, False)):
+        status = build_sphinx(ROOT, out, path_config=str(config_path), noconfig=True,
+                              confoverrides=dict(overrides), builder=builder,
+                              doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
+                              force_all=True, warningiserror=True, quiet=True)
+        if status:
+            raise SystemExit(f"{lang}: Sphinx {builder} build failed ({status})")
+    # The one page holding the whole edition. Sphinx writes it under the root document's folder
+    # (book/<lang>/) but with links relative to the output root, so it is read from there.
+    single = BUILD / "singlehtml" / lang
+    shutil.copyfile(single / (edition_toc(lang)["root"] + ".html"), single / "edition.html")
+    print_pdf(single / "edition.html", BUILD / "html" / lang / pdf_name(lang))
+
+
+def pdf_name(lang: str) -> str:
+    """The file name of an edition's PDF, at the root of its site (book/<lang>/index.md links it)."""
+    return f"book-{lang}.pdf"
+
+
+def print_pdf(page: pathlib.Path, pdf: pathlib.Path) -> None:
+    """Print the one-page edition ``page`` to ``pdf`` with headless Chromium, A4, with its
+    MathML formulas and CJK glyphs (fonts-noto-cjk); written through a temporary file."""
+    from playwright.sync_api import sync_playwright
+
+    if not pathlib.Path(CHROMIUM).exists():
+        raise SystemExit(f"{CHROMIUM} is missing: the PDF editions are printed by Chromium "
+                         "(Debian: apt-get install chromium fonts-noto-cjk)")
+    tmp = pdf.with_suffix(".pdf.tmp")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            tab = browser.new_page()
+            tab.goto(page.as_uri())
+            tab.wait_for_load_state("load")
+            tab.pdf(path=str(tmp), format="A4", print_background=True,
+                    margin={"top": "18mm", "bottom": "18mm", "left": "16mm", "right": "16mm"})
+        finally:
+            browser.close()
+    tmp.replace(pdf)
 
 
 def landing() -> None:
