@@ -7,9 +7,10 @@ READY  := $(VENV)/.requirements-installed
 
 .PHONY: book test data notebooks clean
 
-$(READY): requirements.txt
+$(READY): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(READY)
 
 ## book: build the four editions into _build/html (landing page: _build/html/index.html)

@@ -12,7 +12,7 @@ import pytest
 
 import experiment
 from refresh_notebooks import KERNEL_START_FAILURES, retry_kernel_start
-from present import LANGUAGES
+from present import EDITION_LINE, LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SECTIONS = sorted(p.name for p in (ROOT / "notebooks" / "en").glob("*.ipynb"))
@@ -32,8 +32,18 @@ def article_of(path):
 
 
 def code_of(path):
+    """The code cells of a notebook, with the edition line (the one that differs) neutralised."""
     nb = nbformat.read(path, as_version=4)
-    return [(c.source, c.metadata.get("tags", [])) for c in nb.cells if c.cell_type == "code"]
+    return [(EDITION_LINE.sub('edition = "…"', c.source), c.metadata.get("tags", []))
+            for c in nb.cells if c.cell_type == "code"]
+
+
+@pytest.mark.parametrize("path", ALL, ids=rel)
+def test_each_notebook_states_its_own_edition(path):
+    """A notebook's language is its parameters cell's ``edition``, which is its folder's name."""
+    nb = nbformat.read(path, as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    assert EDITION_LINE.findall(cell.source) == [path.parent.name]
 
 
 def test_every_language_has_the_same_notebooks():
@@ -58,7 +68,7 @@ def test_parameters_cell_holds_the_articles_defaults(path):
     values = {node.targets[0].id: ast.literal_eval(node.value)
               for node in ast.parse(cell.source).body}
     names = experiment.PARAMETER_GROUPS[article_of(path)]
-    assert values == {name: experiment.DEFAULTS[name] for name in names}
+    assert values == {name: experiment.DEFAULTS[name] for name in names} | {"edition": path.parent.name}
 
 
 @pytest.mark.parametrize("path", ALL, ids=rel)

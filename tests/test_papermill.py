@@ -88,3 +88,20 @@ def test_papermill_refuses_an_unknown_parameter_name(tmp_path):
         run_notebook(ROOT / "notebooks" / "it" / "split-04-break-even.ipynb", tmp_path,
                      bandwith=1e9)
     assert "unknown parameter(s) bandwith; valid names are: s_ms, c_ms" in str(info.value)
+
+
+def test_papermill_runs_a_notebook_from_any_folder(tmp_path, monkeypatch):
+    """No --cwd: the notebook finds the installed book code and takes its language from its
+    own ``edition`` parameter, not from the folder it runs in."""
+    monkeypatch.chdir(tmp_path)
+    path = ROOT / "notebooks" / "it" / "split-03-ledger.ipynb"
+    out = tmp_path / "copy.ipynb"
+    retry_kernel_start(lambda: papermill.execute_notebook(
+        str(path), str(out), kernel_name="python3", progress_bar=False, log_output=False))
+    assert glued(nbformat.read(out, as_version=4))["two_ms"] == number(9.22, 6, "it")
+
+
+def test_papermill_refuses_an_unknown_edition_clearly(tmp_path):
+    path = ROOT / "notebooks" / "en" / "split-01-problem.ipynb"
+    with pytest.raises(papermill.PapermillExecutionError, match="edition must be one of zh, es, it, en"):
+        run_notebook(path, tmp_path, edition="fr")

@@ -9,6 +9,7 @@ import urllib.parse
 
 import axe_playwright_python
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, build_once, pages, serve
@@ -63,8 +64,16 @@ def site():
 
 @pytest.fixture(scope="module")
 def browser():
+    """Headless Chromium; a launch that fails (seen once on a loaded 2-core machine, before any
+    page was opened) is retried, a page that fails never is."""
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for attempt in range(3):
+            try:
+                chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                break
+            except PlaywrightError:
+                if attempt == 2:
+                    raise
         yield chromium
         chromium.close()
 

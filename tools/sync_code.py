@@ -1,7 +1,8 @@
 """Copy the English notebooks' code cells into the other editions, in order.
 
-Code cells are the same in all four editions (tests/test_notebooks.py checks it); only the
-markdown differs. After changing a code cell in notebooks/en/NAME.ipynb (or book/en/NAME.ipynb),
+Code cells are the same in all four editions (tests/test_notebooks.py checks it), except the
+parameters cell's ``edition = "<lang>"`` line, which this tool writes for each edition; only
+the markdown differs. After changing a code cell in notebooks/en/NAME.ipynb (or book/en/NAME.ipynb),
 run ``python tools/sync_code.py`` and then ``make notebooks`` to re-execute everything.
 A notebook whose number of code cells differs from the English one is reported, not changed.
 """
@@ -11,6 +12,9 @@ import pathlib
 import sys
 
 import nbformat
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from present import EDITION_LINE  # noqa: E402  (the one line that differs between editions)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OTHER_EDITIONS = ("zh", "es", "it")
@@ -29,8 +33,9 @@ def sync(english: pathlib.Path) -> list:
             continue
         changed = False
         for mine, theirs in zip(target, source):
-            if (mine.source, mine.metadata.get("tags")) != (theirs.source, theirs.metadata.get("tags")):
-                mine.source, mine.metadata = theirs.source, theirs.metadata
+            wanted = EDITION_LINE.sub(f'edition = "{lang}"', theirs.source)
+            if (mine.source, mine.metadata.get("tags")) != (wanted, theirs.metadata.get("tags")):
+                mine.source, mine.metadata = wanted, theirs.metadata
                 changed = True
         if changed:
             nbformat.write(nb, path)

@@ -1,13 +1,14 @@
 """How the notebooks show results: numbers in each language's notation, glue, tables.
 
 The model lives in ``experiment.py``; this module only formats. A notebook's
-language is the name of its folder (``notebooks/zh`` → zh), so that every
-code cell is identical in the four editions and only the markdown differs.
+language is its ``edition`` parameter (``edition = "zh"`` in the parameters cell,
+the one line of code that differs between the four editions), so a notebook runs
+the same from any folder, downloaded or under papermill.
 """
 from __future__ import annotations
 
 import ast
-import pathlib
+import re
 
 from IPython.display import Markdown, display
 from myst_nb import glue as _glue
@@ -141,13 +142,15 @@ def vector(values: list, lang: str) -> str:
     return "[" + separator.join(number(v, 0, lang) for v in values) + "]"
 
 
-def language_of(folder: pathlib.Path) -> str:
-    """The edition a notebook belongs to: the name of the folder it runs in."""
-    if folder.name not in LANGUAGES:
-        raise RuntimeError(f"run this notebook from its own folder notebooks/<lang>/ with lang "
-                           f"in {', '.join(LANGUAGES)} (e.g. papermill --cwd notebooks/en); "
-                           f"the current folder is {folder}")
-    return folder.name
+def check_edition(edition) -> str:
+    """The edition a notebook belongs to, as its parameters cell states it (``edition = "es"``)."""
+    if edition not in LANGUAGES:
+        raise ValueError(f"edition must be one of {', '.join(LANGUAGES)}; got {edition!r}")
+    return edition
+
+
+#: The edition line of every parameters cell: the only code that differs between editions.
+EDITION_LINE = re.compile(r'^edition = "(\w+)"', re.M)
 
 
 def refuse_unknown_parameters(history: list, known: dict) -> None:
@@ -172,9 +175,9 @@ def refuse_unknown_parameters(history: list, known: dict) -> None:
 class Page:
     """Formatting, glue and display for one notebook, in the language of its folder."""
 
-    def __init__(self, results: dict, folder: pathlib.Path | None = None):
+    def __init__(self, results: dict, edition: str):
         self.results = results
-        self.lang = language_of(folder or pathlib.Path.cwd())
+        self.lang = check_edition(edition)
 
     def word(self, key: str) -> str:
         """An interface word in this page's language."""
