@@ -54,9 +54,15 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A browser that leaves a page mid-download closes the connection: not an error."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def serve(directory: pathlib.Path) -> tuple:
     """Serve ``directory`` on an ephemeral 127.0.0.1 port; return (base URL, server)."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(_Quiet, directory=str(directory)))
+    server = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_port}", server

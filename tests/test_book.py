@@ -130,3 +130,16 @@ def test_each_edition_is_one_pdf_with_every_section_linked_from_its_front_page(b
     assert "T2=S+C2η+" in text   # the ledger formula, C over 2η drawn as a MathML fraction
     front = (HTML / lang / "book" / lang / "index.html").read_text(encoding="utf-8")
     assert f'href="../../{pdf.name}"' in front
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_reproducibility_page_links_the_canonical_files_copied_into_the_site(built, lang):
+    page = HTML / lang / "book" / lang / "reproducibility.html"
+    links = re.findall(r'href="(\.\./\.\./\.\./data/[^"]+)"', page.read_text(encoding="utf-8"))
+    targets = {(page.parent / link).resolve() for link in links}
+    assert {t.name for t in targets} == {"results.json", "claims.json", "index.html"}
+    listing = (HTML / "data" / "index.html").read_text(encoding="utf-8")
+    for path in (ROOT / "data").iterdir():
+        if path.suffix in {".json", ".svg"}:
+            assert (HTML / "data" / path.name).read_bytes() == path.read_bytes()
+            assert f'href="{path.name}"' in listing

@@ -154,6 +154,24 @@ def landing() -> None:
                                               encoding="utf-8")
 
 
+def publish_data() -> None:
+    """_build/html/data/: the canonical JSON and figures of data/, byte for byte, with a plain
+    index (the reproducibility pages link them)."""
+    target = BUILD / "html" / "data"
+    target.mkdir(parents=True, exist_ok=True)
+    files = sorted(p for p in (ROOT / "data").iterdir() if p.suffix in {".json", ".svg"})
+    for path in files:
+        shutil.copyfile(path, target / path.name)
+    items = "\n".join(f'    <li><a href="{html.escape(p.name)}">{html.escape(p.name)}</a> '
+                      f"({p.stat().st_size:,} bytes)</li>" for p in files)
+    (target / "index.html").write_text(
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n  <meta charset="utf-8">\n'
+        '  <meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "  <title>data/</title>\n</head>\n<body>\n  <h1>data/</h1>\n"
+        "  <p>Written by <code>python experiment.py</code>; the book's numbers and figures.</p>\n"
+        f"  <ul>\n{items}\n  </ul>\n</body>\n</html>\n", encoding="utf-8")
+
+
 def main(argv: list) -> int:
     langs = argv or list(EDITIONS)
     for lang in langs:
@@ -167,6 +185,7 @@ def main(argv: list) -> int:
                              mp_context=multiprocessing.get_context("spawn")) as pool:
         list(pool.map(build_edition, langs))
     landing()
+    publish_data()
     print(f"built {', '.join(langs)} into {BUILD / 'html'}")
     return 0
 
