@@ -58,6 +58,28 @@ INTERFACE_STRINGS = """() => {
   return [...out]; }"""
 
 
+#: Every table of the article: whether it fits inside the article, and whether a horizontal
+#: scroll container (pydata-sphinx-theme's .pst-scrollable-table-container) holds it.
+TABLES = """() => [...document.querySelectorAll('article table')].map(t => {
+  let box = t.parentElement;
+  while (box && box.tagName !== 'ARTICLE' && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
+    box = box.parentElement;
+  return {fits: t.getBoundingClientRect().right <= document.querySelector('article').getBoundingClientRect().right + 1,
+          scrolls: !!box && box.tagName !== 'ARTICLE' && box.scrollWidth > box.clientWidth,
+          head: t.querySelector('th') ? t.querySelector('th').textContent.trim() : ''}; })"""
+
+
+def tables_that_do_not_read(page, viewport: dict) -> list:
+    """Tables cut off: wider than the article at 1280 px, or wider and not scrollable at 390 px."""
+    problems = []
+    for table in page.evaluate(TABLES):
+        if viewport is DESKTOP and not table["fits"]:
+            problems.append(f"table {table['head']!r} wider than the article at 1280 px")
+        if viewport is PHONE and not table["fits"] and not table["scrolls"]:
+            problems.append(f"table {table['head']!r} cut off at 390 px (no horizontal scroll)")
+    return problems
+
+
 @pytest.fixture(scope="module")
 def site():
     """The built book, served locally; the base URL."""
@@ -157,7 +179,8 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     """On every page of the edition: no request leaves the site, nothing errs or 404s, every
     formula is drawn as MathML and no TeX is left raw, <html lang> is right, the page weighs at
     most 1 MB, the language switcher is in view without scrolling on a desktop and on a phone,
-    and (zh, es, it) no interface text of the English edition's same page appears."""
+    tables fit at 1280 px and scroll at 390 px, and (zh, es, it) no interface text of the
+    English edition's same page appears."""
     problems = []
     reader = Reader(browser, site)
     try:
@@ -181,9 +204,9 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
                                             "en/" + path.split("/", 1)[1].replace(f"/{lang}/", "/en/"))
                 leaked = (set(page.evaluate(INTERFACE_STRINGS)) & english) - NEUTRAL
                 found += [f"English interface text {t!r}" for t in sorted(leaked)]
-            found += switcher_out_of_view(page, DESKTOP)
+            found += switcher_out_of_view(page, DESKTOP) + tables_that_do_not_read(page, DESKTOP)
             page.set_viewport_size(PHONE)
-            found += switcher_out_of_view(page, PHONE)
+            found += switcher_out_of_view(page, PHONE) + tables_that_do_not_read(page, PHONE)
             page.set_viewport_size(DESKTOP)
             problems += [f"{path}: {problem}" for problem in found]
     finally:
