@@ -152,40 +152,36 @@ def _localise(fig, decimal_mark: str) -> None:
     if decimal_mark == ".":
         return
     from matplotlib.text import Text
-    from matplotlib.ticker import FuncFormatter, ScalarFormatter
+    from matplotlib.ticker import LogFormatter, ScalarFormatter
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            for which in ("major", "minor"):
-                get = getattr(axis, f"get_{which}_formatter")
-                inner = get()
-                if isinstance(inner, ScalarFormatter) or type(inner).__name__.startswith("Log"):
-                    setter = getattr(axis, f"set_{which}_formatter")
-                    setter(_MarkedFormatter(inner, decimal_mark))
+            for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
+                             (axis.get_minor_formatter, axis.set_minor_formatter)):
+                if isinstance(get(), (ScalarFormatter, LogFormatter)):
+                    put(_marked(get(), decimal_mark))
     for text in fig.findobj(Text):
         text.set_text(_DECIMAL_POINT.sub(decimal_mark, text.get_text()))
 
 
-class _MarkedFormatter:
+def _marked(inner, decimal_mark: str):
     """A matplotlib tick formatter that delegates to ``inner`` and swaps the decimal mark."""
+    from matplotlib.ticker import Formatter
 
-    def __new__(cls, inner, decimal_mark):
-        from matplotlib.ticker import Formatter
+    class Marked(Formatter):
+        def __call__(self, x, pos=None):
+            return _DECIMAL_POINT.sub(decimal_mark, inner(x, pos))
 
-        class Marked(Formatter):
-            def __call__(self, x, pos=None):
-                return _DECIMAL_POINT.sub(decimal_mark, inner(x, pos))
+        def set_locs(self, locs):
+            inner.set_locs(locs)
 
-            def set_locs(self, locs):
-                inner.set_locs(locs)
+        def set_axis(self, axis):
+            super().set_axis(axis)
+            inner.set_axis(axis)
 
-            def set_axis(self, axis):
-                super().set_axis(axis)
-                inner.set_axis(axis)
+        def format_ticks(self, values):
+            return [_DECIMAL_POINT.sub(decimal_mark, s) for s in inner.format_ticks(values)]
 
-            def format_ticks(self, values):
-                return [_DECIMAL_POINT.sub(decimal_mark, s) for s in inner.format_ticks(values)]
-
-        return Marked()
+    return Marked()
 
 
 def _pyplot():

@@ -48,8 +48,6 @@ WORDS = {
                   "en": "B = 50 GB/s"},
     "large_s": {"zh": "S = 100 ms", "es": "S = 100 ms", "it": "S = 100 ms", "en": "S = 100 ms"},
     "source": {"zh": "原文", "es": "fuente", "it": "fonte", "en": "source"},
-    "article": {"zh": "文章", "es": "Artículo", "it": "Articolo", "en": "Article"},
-    "section": {"zh": "小节", "es": "Sección", "it": "Sezione", "en": "Section"},
     "error": {"zh": "误差", "es": "Error", "it": "Errore", "en": "Error"},
     "conflicts with well-known external facts": {
         "zh": "✗ 与公认的外部事实相悖", "es": "✗ contradice hechos externos bien establecidos",
@@ -68,14 +66,10 @@ WORDS = {
     "article_004": {"zh": "并行计算理论", "es": "Teoría de la computación paralela",
                     "it": "Teoria del calcolo parallelo", "en": "Parallel computing theory"},
     "source_words": {"zh": "原文", "es": "En la fuente", "it": "Nella fonte", "en": "In the source"},
-    "count": {"zh": "条数", "es": "Número", "it": "Numero", "en": "Count"},
     "none": {"zh": "不存在", "es": "no existe", "it": "non esiste", "en": "none exists"},
-    "claim": {"zh": "原文陈述", "es": "Afirmación de la fuente", "it": "Affermazione della fonte",
-              "en": "Source statement"},
     "stated": {"zh": "原文数值", "es": "Valor citado", "it": "Valore citato", "en": "Stated"},
     "computed": {"zh": "计算值", "es": "Valor calculado", "it": "Valore calcolato",
                  "en": "Computed"},
-    "status": {"zh": "结论", "es": "Estado", "it": "Esito", "en": "Status"},
     "reproduces": {"zh": "✓ 可复现", "es": "✓ se reproduce", "it": "✓ si riproduce",
                    "en": "✓ reproduces"},
     "does not reproduce": {"zh": "✗ 不可复现", "es": "✗ no se reproduce",
@@ -153,12 +147,13 @@ def check_edition(edition) -> str:
 EDITION_LINE = re.compile(r'^edition = "(\w+)"', re.M)
 
 
-def refuse_unknown_parameters(history: list, known: dict) -> None:
+def refuse_unknown_parameters(history: list, known) -> None:
     """Raise ValueError if papermill injected a name the model does not know.
 
     ``history`` is IPython's ``In`` (the sources of the cells run so far); papermill's
     injected cell starts with the comment ``# Parameters``. Without this check a
-    misspelt ``-p bandwith 1e9`` would be ignored with only a log warning.
+    misspelt ``-p bandwith 1e9`` would be ignored with only a log warning. ``known`` is any
+    collection of the valid names.
     """
     injected = set()
     for source in history:
@@ -173,7 +168,7 @@ def refuse_unknown_parameters(history: list, known: dict) -> None:
 
 
 class Page:
-    """Formatting, glue and display for one notebook, in the language of its folder."""
+    """Formatting, glue and display for one notebook, in the language of its edition."""
 
     def __init__(self, results: dict, edition: str):
         self.results = results
@@ -230,11 +225,6 @@ class Page:
         if self.lang != "zh":
             lines.append(f"  {self.word('source_words')}: <span lang=\"zh\">{c['source_text']}</span>")
         return " \\\n".join(lines)
-
-    def ledger_counts(self, claims: list) -> None:
-        """A table of how many claims have each status, wrong ones first."""
-        self.table(["status", "count"],
-                   [[self.word(s), sum(c["status"] == s for c in claims)] for s in STATUSES])
 
     def vec(self, values: list) -> str:
         """An integer vector in this page's notation."""

@@ -14,15 +14,14 @@ import threading
 
 import yaml
 
+from build_book import CHROMIUM, CHROMIUM_ARGS as PRINTER_ARGS
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 EDITIONS = {"zh": "zh-CN", "es": "es", "it": "it", "en": "en"}   # edition → <html lang>
-CHROMIUM = "/usr/bin/chromium"
-#: Chromium as the machine's notes advise (no sandbox as root, no background traffic), and
-#: offline: no host but 127.0.0.1 resolves.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: Chromium as the book's PDF printer runs it (tools/build_book.py), and offline: no host but
+#: 127.0.0.1 resolves.
+CHROMIUM_ARGS = [*PRINTER_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
 def build_once() -> dict:

@@ -150,10 +150,10 @@ def relative(page_file) -> str:
 _ENGLISH_INTERFACE: dict = {}
 
 
-def english_interface(reader_factory, path: str) -> set:
+def english_interface(browser, base: str, path: str) -> set:
     """The interface strings of the English edition's page at ``path`` (read once per run)."""
     if path not in _ENGLISH_INTERFACE:
-        reader = reader_factory()
+        reader = Reader(browser, base)
         try:
             _ENGLISH_INTERFACE[path] = set(reader.open(path).page.evaluate(INTERFACE_STRINGS))
         finally:
@@ -189,8 +189,9 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
             page = reader.open(path).page
             found = [f"external request {u}" for u in reader.external] + reader.errors + \
                     [f"broken {b}" for b in reader.broken]
-            if reader.weight() > MAX_PAGE_BYTES:
-                found.append(f"weighs {reader.weight()} bytes > {MAX_PAGE_BYTES}")
+            weight = reader.weight()
+            if weight > MAX_PAGE_BYTES:
+                found.append(f"weighs {weight} bytes > {MAX_PAGE_BYTES}")
             if page.get_attribute("html", "lang") != EDITIONS[lang]:
                 found.append(f"<html lang={page.get_attribute('html', 'lang')}>")
             for formula in page.evaluate(MATH_REPORT):
@@ -200,7 +201,7 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
             if raw:
                 found.append(f"raw TeX {raw[:3]}")
             if lang != "en":
-                english = english_interface(lambda: Reader(browser, site),
+                english = english_interface(browser, site,
                                             "en/" + path.split("/", 1)[1].replace(f"/{lang}/", "/en/"))
                 leaked = (set(page.evaluate(INTERFACE_STRINGS)) & english) - NEUTRAL
                 found += [f"English interface text {t!r}" for t in sorted(leaked)]

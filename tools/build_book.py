@@ -21,9 +21,10 @@ from jupyter_book.sphinx import build_sphinx
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD = ROOT / "_build"
 CHROMIUM = "/usr/bin/chromium"
-#: Headless Chromium as root on a machine without network (see tests/site_build.py).
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+#: Headless Chromium as root on a machine without network, as the machine's notes advise (no
+#: sandbox, no background traffic); tests/site_build.py reads pages with the same flags.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 #: The book's title in each edition (the front pages' titles).
 TITLES = {"zh": "把计算分给多台设备", "es": "Repartir el trabajo entre dispositivos",
@@ -78,8 +79,9 @@ def build_edition(lang: str) -> None:
     sphinx_language, _, _ = EDITIONS[lang]
     work = BUILD / "editions"
     work.mkdir(parents=True, exist_ok=True)
+    toc = edition_toc(lang)
     toc_path = work / f"_toc_{lang}.yml"
-    toc_path.write_text(yaml.safe_dump(edition_toc(lang), allow_unicode=True, sort_keys=False),
+    toc_path.write_text(yaml.safe_dump(toc, allow_unicode=True, sort_keys=False),
                         encoding="utf-8")
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config["exclude_patterns"] += [f"{folder}/{other}/**" for other in EDITIONS if other != lang
@@ -114,7 +116,7 @@ def build_edition(lang: str) -> None:
     # The one page holding the whole edition. Sphinx writes it under the root document's folder
     # (book/<lang>/) but with links relative to the output root, so it is read from there.
     single = BUILD / "singlehtml" / lang
-    shutil.copyfile(single / (edition_toc(lang)["root"] + ".html"), single / "edition.html")
+    shutil.copyfile(single / (toc["root"] + ".html"), single / "edition.html")
     print_pdf(single / "edition.html", BUILD / "html" / lang / pdf_name(lang))
 
 
