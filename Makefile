@@ -5,22 +5,36 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.requirements-installed
 
-.PHONY: book test data notebooks clean
+.PHONY: book test data notebooks bench clean distclean
+
+# A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)
+# is removed here and remade below.
+ifneq ($(wildcard $(VENV)),)
+ifneq ($(shell $(BIN)/python -c 'import sys; print(sys.version_info >= (3, 11))' 2>/dev/null),True)
+$(info make: $(VENV) is broken or not Python 3.11+; remaking it)
+$(shell rm -rf $(VENV))
+endif
+endif
 
 $(READY): requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "make: the book needs Python 3.11+, but $(PYTHON) is $$($(PYTHON) --version 2>&1)."; \
+	  echo "      Run it with a newer one, e.g. make PYTHON=python3.11"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(READY)
 
-## book: build the four editions into _build/html (landing page: _build/html/index.html)
+## book: build the four editions into _build/html (landing page: _build/html/index.html);
+## incremental: a changed notebook rebuilds its own page
 book: $(READY)
 	$(BIN)/python tools/build_book.py
 
-## test: model, data, prose, notebooks (nbval + papermill) and the four builds
+## test: model, parameter space, data, prose, notebooks (papermill and nbval), the four builds
+## read in a browser; two workers each, no timing
 test: $(READY)
 	$(BIN)/python -m pytest tests -n 2 --dist load
-	$(BIN)/python -m pytest --nbval notebooks book -p no:cacheprovider  # one kernel at a time
+	$(BIN)/python -m pytest --nbval notebooks book -n 2 --dist loadfile -p no:cacheprovider
 
 ## data: regenerate data/ (canonical JSON and SVG figures) from experiment.py
 data: $(READY)
@@ -30,5 +44,14 @@ data: $(READY)
 notebooks: $(READY)
 	$(BIN)/python tools/refresh_notebooks.py
 
+## bench: measure speed as ratios side by side and write them into README.md (never fails on
+## a number; QUICK=1 skips the fresh-clone `make test`)
+bench: $(READY)
+	$(BIN)/python tools/bench.py $(if $(QUICK),--quick)
+
 clean:
 	rm -rf _build
+
+## distclean: also remove .venv
+distclean: clean
+	rm -rf $(VENV)

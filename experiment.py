@@ -12,11 +12,13 @@ deterministic SVG figures and the command line.
 
 Usage:  python experiment.py            regenerate data/ (JSON + SVG figures)
         python experiment.py --check    compare with data/, write nothing, exit 1 on drift
+        python experiment.py --help     the parameters, with their defaults and ranges
         python experiment.py --out DIR --set c_ms=1   write a variant elsewhere
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import functools
 import io
@@ -33,7 +35,7 @@ import warnings
 from model import claims as claims_model
 from model import parallel_theory, split, tensor_parallel
 from model.split import one_device_ms
-from model.units import BYTES_PER_GB
+from model.units import BYTES_PER_GB, readable
 
 # ---------------------------------------------------------------------------
 # 1. Parameters: each article's, with units in the names and allowed ranges
@@ -43,8 +45,8 @@ from model.units import BYTES_PER_GB
 PARAMETER_GROUPS = {"split": split.PARAMETERS, "tp": tensor_parallel.PARAMETERS,
                     "theory": parallel_theory.PARAMETERS}
 SPECS = {name: spec for group in PARAMETER_GROUPS.values() for name, spec in group.items()}
-DEFAULTS = {name: spec[0] for name, spec in SPECS.items()}
-RANGES = {name: spec[3] for name, spec in SPECS.items()}
+DEFAULTS = {name: spec.default for name, spec in SPECS.items()}
+RANGES = {name: spec.allowed for name, spec in SPECS.items()}
 
 
 def validate(overrides: dict) -> dict:
@@ -60,13 +62,13 @@ def validate(overrides: dict) -> dict:
                          f"valid names are: {', '.join(DEFAULTS)}")
     params = dict(DEFAULTS)
     for name, value in overrides.items():
-        _, integer, check, allowed = SPECS[name]
+        spec = SPECS[name]
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or (
-                integer and not isinstance(value, numbers.Integral)):
-            raise TypeError(f"{name} must be {allowed}; got {value!r} ({type(value).__name__})")
-        if not math.isfinite(value) or not check(value):
-            raise ValueError(f"{name} must be {allowed}; got {value!r}")
-        params[name] = int(value) if integer else float(value)
+                spec.integer and not isinstance(value, numbers.Integral)):
+            raise TypeError(f"{name} must be {spec.allowed}; got {value!r} ({type(value).__name__})")
+        if not math.isfinite(value) or not spec.contains(value):
+            raise ValueError(f"{name} must be {spec.allowed}; got {value!r}")
+        params[name] = int(value) if spec.integer else float(value)
     return params
 
 
@@ -195,32 +197,45 @@ def _pyplot():
 def figure(draw=None, *, panels: int = 1):
     """Make ``draw(results, fig, ax)`` return the figure as deterministic SVG text.
 
-    The drawing runs in the book's style; ``ax`` is a list when ``panels`` > 1. A glyph
-    missing from the font is an error rather than a warning, so a figure never ships with
-    empty boxes.
+    The drawing runs in the book's style (see ``drawn``); ``ax`` is a list when ``panels``
+    > 1. The returned function takes the results and a decimal mark ("." or ",").
     """
     if draw is None:
         return functools.partial(figure, panels=panels)
 
     @functools.wraps(draw)
     def svg(results: dict, decimal_mark: str = ".") -> str:
-        if decimal_mark not in DECIMAL_MARKS:
-            raise ValueError(f"decimal_mark must be one of {', '.join(map(repr, DECIMAL_MARKS))}; "
-                             f"got {decimal_mark!r}")
-        plt = _pyplot()
-        with warnings.catch_warnings(), plt.rc_context(STYLE):
-            warnings.filterwarnings("error", message=r"Glyph .* missing from font")
-            fig, ax = plt.subplots(panels, 1, figsize=FIGSIZE[panels])
-            try:
-                draw(results, fig, ax)
-                _localise(fig, decimal_mark)
-                fig.tight_layout()
-                buffer = io.StringIO()
-                fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-            finally:
-                plt.close(fig)
+        buffer = io.StringIO()
+        with drawn(svg, results, decimal_mark) as fig:
+            fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
         return buffer.getvalue().rstrip("\n")   # as MyST-NB writes it into the site
+    svg.draw, svg.panels = draw, panels
     return svg
+
+
+@contextlib.contextmanager
+def drawn(figure_function, results: dict, decimal_mark: str = "."):
+    """The matplotlib Figure of one of the book's figures (a function of ``FIGURES``), drawn
+    for ``results`` in the book's style and notation; closed when the block ends.
+
+    A glyph missing from the font is an error rather than a warning, so a figure never ships
+    with empty boxes.
+    """
+    if decimal_mark not in DECIMAL_MARKS:
+        raise ValueError(f"decimal_mark must be one of {', '.join(map(repr, DECIMAL_MARKS))}; "
+                         f"got {decimal_mark!r}")
+    plt = _pyplot()
+    with warnings.catch_warnings(), plt.rc_context(STYLE):
+        warnings.filterwarnings("error", message=r"Glyph .* missing from font")
+        fig, ax = plt.subplots(figure_function.panels, 1,
+                               figsize=FIGSIZE[figure_function.panels])
+        try:
+            figure_function.draw(results, fig, ax)
+            _localise(fig, decimal_mark)
+            fig.tight_layout()
+            yield fig
+        finally:
+            plt.close(fig)
 
 
 @figure
@@ -496,24 +511,29 @@ def parse_assignment(text: str) -> tuple:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
     name, raw = (part.strip() for part in text.split("=", 1))
     try:
-        value = int(raw) if name in SPECS and SPECS[name][1] else float(raw)
+        value = int(raw) if name in SPECS and SPECS[name].integer else float(raw)
     except ValueError:
         allowed = RANGES.get(name, "a number")
         raise argparse.ArgumentTypeError(f"{name} must be {allowed}; got {raw!r}") from None
     return name, value
 
 
+def parameter_help() -> str:
+    """One line per parameter, by name: its default and its allowed range."""
+    return "\n".join(f"  {name} (default {readable(DEFAULTS[name])}): {RANGES[name]}" for name in SPECS)
+
+
 def main(argv=None) -> int:
     """Command line: regenerate data/, check it, or write a variant elsewhere."""
     root = pathlib.Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Regenerate the book's canonical data: data/results.json, data/claims.json "
                     "and the SVG figures, written atomically.",
-        epilog="Parameters (defaults): " + ", ".join(f"{k}={v!r}" for k, v in DEFAULTS.items())
-               + ". Ranges: " + "; ".join(RANGES.values()) + ".")
+        epilog="parameters (for --set NAME=VALUE):\n" + parameter_help())
     parser.add_argument("--check", action="store_true",
-                        help="regenerate in memory, compare with the output directory, print "
-                             "the differences, write nothing; exit 1 on drift")
+                        help="regenerate the defaults in memory, compare with the output "
+                             "directory, print the differences, write nothing; exit 1 on drift")
     parser.add_argument("--out", type=pathlib.Path, default=root / "data",
                         help="output directory (default: data/ next to this file)")
     parser.add_argument("--set", dest="overrides", metavar="NAME=VALUE", action="append",
@@ -522,6 +542,9 @@ def main(argv=None) -> int:
                              "elsewhere than data/, which holds the defaults")
     args = parser.parse_args(argv)
     overrides = dict(args.overrides)
+    if overrides and args.check:
+        parser.error("--check compares the defaults with data/; write a variant with "
+                     "--out DIR --set NAME=VALUE (without --check)")
     if overrides and args.out.resolve() == (root / "data").resolve():
         parser.error("data/ holds the canonical defaults; write overridden results with --out DIR")
     try:
@@ -533,8 +556,12 @@ def main(argv=None) -> int:
         problems = drift(args.out, files)
         for problem in problems:
             print(problem)
-        print(f"{args.out}: {'drift in ' + str(len(problems)) + ' file(s)' if problems else 'up to date'}")
-        return 1 if problems else 0
+        if problems:
+            print(f"{args.out}: drift in {len(problems)} file(s); the code changed since "
+                  f"data/ was written: run `make data` (then `make notebooks`)")
+            return 1
+        print(f"{args.out}: up to date")
+        return 0
     write_atomically(args.out, files)
     print(f"wrote {len(files)} files to {args.out}")
     return 0

@@ -230,10 +230,14 @@ class Page:
         """An integer vector in this page's notation."""
         return vector(values, self.lang)
 
-    def glue(self, key: str, value, decimals: int = 0, *, scientific_notation: bool = False) -> None:
+    def glue(self, key: str, value, decimals: int = 0, *, scientific_notation: bool = False,
+             hundredths: bool = False) -> None:
         """Glue ``value`` for ``{glue:text}`key``` in the prose: a number rounded to
-        ``decimals`` (as m × 10ⁿ if asked), an integer vector (list), text, or ``None`` for
-        a threshold that does not exist (shown as the word for "none")."""
+        ``decimals`` (as m × 10ⁿ if asked; times 100 if ``hundredths``, for a fraction the
+        prose shows in per cent), an integer vector (list), text, or ``None`` for a quantity
+        that does not exist for these parameters (shown as the word for "none")."""
+        if hundredths and value is not None:
+            value = 100 * value
         if scientific_notation:
             text = scientific(value, decimals, self.lang)
         elif value is None:

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import math
 
-from model.units import log_grid
+from model.units import Parameter, log_grid
 
-#: The scenario's parameters: name → (default, integer?, check, allowed range).
+#: The scenario's parameters, with the ranges the book accepts (see Parameter).
 PARAMETERS = {
-    "th_serial_fraction": (0.2, False, lambda x: 0 <= x <= 1,
-                           "S, the serial fraction, a finite real number in [0, 1]"),
-    "th_devices": (8, True, lambda x: x >= 1, "N, the number of devices, an integer >= 1"),
-    "th_single_device_days": (30.0, False, lambda x: x > 0,
-                              "single-device training time in days, a finite real number > 0"),
-    "th_efficiency": (0.75, False, lambda x: 0 < x <= 1,
-                      "parallel efficiency, a finite real number in (0, 1]"),
+    "th_serial_fraction": Parameter(0.2, "S, the serial fraction", 0, 1),
+    "th_devices": Parameter(8, "N, the number of devices", 1, 10**9, integer=True),
+    "th_single_device_days": Parameter(30.0, "the single-device training time in days",
+                                       1e-6, 1e6),
+    "th_efficiency": Parameter(0.75, "E, the parallel efficiency", 0.01, 1),
 }
 
 EXAMPLE_SERIAL = 0.1                          # the worked example of Amdahl's law
@@ -67,6 +65,9 @@ def implied_serial_fraction(speedup: float, devices: int) -> float:
     return (devices / speedup - 1) / (devices - 1)
 
 
+NO_LIMIT_REASON = "S = 0: with no serial part the speedup grows without limit"
+
+
 def amdahl_table() -> list:
     """The article's table: speedup for each serial fraction and device count, and the limit."""
     return [{"serial": s, "speedups": [amdahl(s, n) for n in TABLE_DEVICES],
@@ -83,9 +84,12 @@ def training(p: dict) -> dict:
         "speedup": speedup,
         "days": days / speedup,
         "limit": amdahl(s, math.inf),
+        "limit_reason": NO_LIMIT_REASON if s == 0 else None,
         "colleague_speedup": colleague_speedup,
         "colleague_serial_fraction": implied_serial_fraction(colleague_speedup, n)
         if n > 1 else None,
+        "colleague_serial_fraction_reason": None if n > 1 else
+        "N = 1: one device has no serial fraction to infer from a speedup",
         "gustafson_example": gustafson(GUSTAFSON_SERIAL, n),
         "gustafson_same_s": gustafson(s, n),
         "breakdown_serial": sum(v for k, v in BREAKDOWN.items() if k not in PARALLEL_PARTS),
@@ -171,8 +175,9 @@ def results(p: dict) -> dict:
     """Every result of the article for parameters ``p`` (already validated)."""
     return {
         "example": [{"devices": n, "speedup": amdahl(EXAMPLE_SERIAL, n)}
-                    for n in EXAMPLE_DEVICES] + [{"devices": None,
-                                                  "speedup": amdahl(EXAMPLE_SERIAL, math.inf)}],
+                    for n in EXAMPLE_DEVICES]
+        + [{"devices": None, "speedup": amdahl(EXAMPLE_SERIAL, math.inf),
+            "reason": "N → ∞: the speedup's limit 1/S"}],
         "table": amdahl_table(),
         "training": training(p),
         "ledger_days": ledger_days(p),

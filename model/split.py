@@ -13,17 +13,17 @@ parameter of an arithmetic model.
 """
 from __future__ import annotations
 
-from model.units import BYTES_PER_GB, MS_PER_S, grid, log_grid
+from model.units import BYTES_PER_GB, MS_PER_S, Parameter, grid, log_grid
 
-#: The article's table of assumed parameters: name → (default, integer?, check, allowed range).
+#: The article's table of assumed parameters, with the ranges the book accepts (see Parameter).
 PARAMETERS = {
-    "s_ms": (0.8, False, lambda x: x >= 0, "S in ms, a finite real number >= 0"),
-    "c_ms": (12.0, False, lambda x: x > 0, "C in ms, a finite real number > 0"),
-    "eta": (0.8, False, lambda x: 0 < x <= 1, "eta, a finite real number in (0, 1]"),
-    "q": (4, True, lambda x: x >= 1, "Q, an integer >= 1"),
-    "ell_ms": (0.03, False, lambda x: x >= 0, "ell in ms, a finite real number >= 0"),
-    "v_bytes": (2_000_000, False, lambda x: x >= 0, "V in bytes, a finite real number >= 0"),
-    "b_bytes_per_s": (1e10, False, lambda x: x > 0, "B in bytes/s, a finite real number > 0"),
+    "s_ms": Parameter(0.8, "S, the indivisible time in ms", 0, 1e9),
+    "c_ms": Parameter(12.0, "C, the divisible time in ms", 1e-6, 1e9),
+    "eta": Parameter(0.8, "eta, the local efficiency of each half", 0.01, 1),
+    "q": Parameter(4, "Q, the number of communications", 1, 10**6, integer=True),
+    "ell_ms": Parameter(0.03, "ell, the start-up time of one communication in ms", 0, 1e9),
+    "v_bytes": Parameter(2_000_000, "V, the bytes of one communication", 0, 1e15),
+    "b_bytes_per_s": Parameter(1e10, "B, the effective bandwidth in bytes/s", 1e3, 1e15),
 }
 
 # ---------------------------------------------------------------------------
@@ -39,6 +39,7 @@ B = [[2, -1],
      [3, -2],
      [-1, 2]]                                  # 4 × 2
 DEVICE_COLUMNS = ([0, 1], [2, 3])              # columns of A (= rows of B) held by each device
+RELU_EXAMPLE = (2, -3)     # the article's two numbers whose sum ReLU does not split over
 
 
 def matmul(left: list, right: list) -> list:
@@ -88,10 +89,10 @@ def matrix_example() -> dict:
     wrong_parts = [relu(matmul(columns(X, [i]), rows(A, [i]))) for i in range(len(A))]
     wrong_hidden = add(*wrong_parts)
     wrong_output = matmul(wrong_hidden, B)
-    a, b = 2, -3
+    a, b = RELU_EXAMPLE
     return {
         "x": X, "a": A, "b": B,
-        "shapes": {"x": [1, 2], "a": [2, 4], "b": [4, 2]},
+        "shapes": {name: [len(m), len(m[0])] for name, m in (("x", X), ("a", A), ("b", B))},
         "hidden": hidden[0],
         "full": full[0],
         "devices": devices,
@@ -251,12 +252,28 @@ def cases(p: dict) -> tuple[list, list]:
 # 5. Sweeps behind the figures (deterministic grids, no randomness)
 # ---------------------------------------------------------------------------
 
-def sweeps(p: dict) -> dict:
-    """T1 and T2 against C; speedup against B; the η threshold against C."""
+SWEEP_POINTS = 97            # points of the C grids
+SWEEP_DECADES = 2            # the bandwidth sweep spans B/100 to 100·B
+
+
+def sweep_c_max_ms(p: dict) -> float:
+    """The C grids' upper end, in ms: four times the largest of C, C* and 2H, so the figures
+    show the parameters' own C, the break-even point and the η threshold falling towards 1/2,
+    whatever the magnitudes (at the article's defaults: 4 × C = 48 ms)."""
     h = comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"])
-    c_grid = grid(0.25, 4 * p["c_ms"], 97)
-    b_grid = log_grid(1e8, 1e12, 81)
-    eta_c = [c for c in grid(0.25, 4 * p["c_ms"], 97) if c > h]
+    c_star = break_even(p)["c_ms"]
+    return 4 * max(p["c_ms"], 2 * h, c_star if c_star is not None else 0.0)
+
+
+def sweeps(p: dict) -> dict:
+    """T1 and T2 against C; speedup against B around the parameters' B; the η threshold
+    against C, where it exists (C > H)."""
+    h = comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"])
+    c_max = sweep_c_max_ms(p)
+    c_grid = grid(c_max / (2 * (SWEEP_POINTS - 1)), c_max, SWEEP_POINTS)
+    b = p["b_bytes_per_s"]
+    b_grid = log_grid(b / 10 ** SWEEP_DECADES, b * 10 ** SWEEP_DECADES, 81)
+    eta_c = [c for c in c_grid if c > h]
     return {
         "versus_c": {"c_ms": c_grid,
                      "one_ms": [one_device_ms(p["s_ms"], c) for c in c_grid],

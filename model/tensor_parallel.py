@@ -18,17 +18,16 @@ Times in seconds unless a name says otherwise; bandwidth in decimal bytes per se
 """
 from __future__ import annotations
 
-from model.units import log_grid
+from model.units import Parameter, log_grid
 
-#: The demo's parameters (the article's Python demo): name → (default, integer?, check, range).
+#: The demo's parameters (the article's Python demo), with the ranges the book accepts.
 PARAMETERS = {
-    "tp_batch": (2, True, lambda x: x >= 1, "b, samples per batch, an integer >= 1"),
-    "tp_seq_len": (2048, True, lambda x: x >= 1, "s, tokens per sample, an integer >= 1"),
-    "tp_hidden": (8192, True, lambda x: x >= 1, "h, hidden size, an integer >= 1"),
-    "tp_bytes_per_value": (4, True, lambda x: x >= 1, "d, bytes per value, an integer >= 1"),
-    "tp_flops_per_s": (1e15, False, lambda x: x > 0, "P in FLOP/s, a finite real number > 0"),
-    "tp_bandwidth_bytes_per_s": (6e11, False, lambda x: x > 0,
-                                 "B in bytes/s, a finite real number > 0"),
+    "tp_batch": Parameter(2, "b, samples per batch", 1, 10**6, integer=True),
+    "tp_seq_len": Parameter(2048, "s, tokens per sample", 1, 10**7, integer=True),
+    "tp_hidden": Parameter(8192, "h, the hidden size", 1, 10**6, integer=True),
+    "tp_bytes_per_value": Parameter(4, "d, bytes per value", 1, 64, integer=True),
+    "tp_flops_per_s": Parameter(1e15, "P, the compute throughput in FLOP/s", 1e6, 1e21),
+    "tp_bandwidth_bytes_per_s": Parameter(6e11, "B, the bandwidth in bytes/s", 1e3, 1e15),
 }
 
 DEGREES = (1, 2, 4, 8, 16, 32)          # the demo's tensor-parallel degrees

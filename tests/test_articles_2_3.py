@@ -145,9 +145,9 @@ def test_the_errata_are_exactly_the_known_wrong_numbers():
 
 @pytest.mark.parametrize("overrides, words", [
     ({"tp_hidden": 0}, "tp_hidden must be"), ({"tp_hidden": 8192.5}, "integer"),
-    ({"tp_flops_per_s": math.nan}, "tp_flops_per_s"), ({"tp_bandwidth_bytes_per_s": -1}, "> 0"),
+    ({"tp_flops_per_s": math.nan}, "tp_flops_per_s"), ({"tp_bandwidth_bytes_per_s": -1}, "in [1000, 1e15]"),
     ({"th_serial_fraction": 1.2}, "[0, 1]"), ({"th_devices": 0}, "th_devices"),
-    ({"th_efficiency": 0}, "(0, 1]"), ({"th_single_device_days": math.inf}, "finite"),
+    ({"th_efficiency": 0}, "in [0.01, 1]"), ({"th_single_device_days": math.inf}, "finite"),
 ])
 def test_bad_input_for_articles_2_and_3(overrides, words):
     with pytest.raises((TypeError, ValueError)) as info:

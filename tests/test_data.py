@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import experiment
+from model.units import readable
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -65,6 +66,7 @@ def test_check_mode_reports_drift_and_writes_nothing(tmp_path):
     result = cli("--check", "--out", str(out))
     assert result.returncode == 1
     assert "9.23" in result.stdout and "fig_ledger.svg: missing" in result.stdout
+    assert "run `make data`" in result.stdout
     assert snapshot(out) == before
 
 
@@ -77,10 +79,15 @@ def test_overrides_go_elsewhere_and_are_validated(tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--set", "eta=-1"], "eta must be eta, a finite real number in (0, 1]"),
+    (["--set", "eta=-1"], "eta must be eta, the local efficiency of each half: a finite real "
+                          "number in [0.01, 1]; got -1.0"),
     (["--set", "eta=nan"], "eta must be"),
     (["--set", "b_bytes_per_s=inf"], "b_bytes_per_s must be"),
-    (["--set", "q=2.5"], "q must be Q, an integer >= 1"),
+    (["--set", "q=2.5"], "q must be Q, the number of communications: an integer in [1, 1e6]"),
+    (["--set", "c_ms=1e308"], "c_ms must be C, the divisible time in ms: a finite real number "
+                              "in [1e-6, 1e9]; got 1e+308"),
+    (["--check", "--set", "c_ms=1"], "--check compares the defaults with data/; write a variant "
+                                     "with --out DIR"),
     (["--set", "bandwidth=5"], "valid names are"),
     (["--set", "c_ms"], "expected NAME=VALUE"),
 ])
@@ -97,8 +104,11 @@ def test_overrides_cannot_overwrite_the_canonical_data():
 
 def test_help_explains_every_mode_and_parameter():
     text = cli("--help").stdout
-    for words in ("--check", "--out", "--set", "c_ms", "b_bytes_per_s", "(0, 1]"):
+    for words in ("--check", "--out", "--set"):
         assert words in text
+    for name, spec in experiment.SPECS.items():   # one line per parameter, by its name
+        assert [line for line in text.splitlines() if line.strip().startswith(name + " ")] == [
+            f"  {name} (default {readable(spec.default)}): {spec.allowed}"]
 
 
 def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):

@@ -2,11 +2,12 @@
 arithmetic done here by hand, independently of experiment.py."""
 import json
 import math
+import re
 
 import pytest
 
 import experiment
-from experiment import run
+from experiment import run, to_json
 
 BASE = run()
 
@@ -33,13 +34,19 @@ def test_matrix_split_by_columns_of_a_and_rows_of_b():
     assert [d["hidden"] for d in m["devices"]] == [[1, 1], [0, 4]]
     assert [d["contribution"] for d in m["devices"]] == [[1, 1], [-4, 8]]
     assert m["sum_of_contributions"] == [-3, 9] and m["split_matches"]
-    assert m["shapes"] == {"x": [1, 2], "a": [2, 4], "b": [4, 2]}
+    # The article's statement of the shapes, "x: 1 × 2, A: 2 × 4, B: 4 × 2", against the
+    # matrices the model multiplies (the shapes are derived from them, not typed).
+    stated = {name.lower(): [int(n) for n in dims.split(" × ")]
+              for name, dims in re.findall(r"(\w): (\d+ × \d+)", "x: 1 × 2, A: 2 × 4, B: 4 × 2")}
+    assert m["shapes"] == stated
+    assert [len(m["x"]), len(m["x"][0])] == stated["x"] and len(m["a"][0]) == len(m["b"])
 
 
 def test_relu_does_not_distribute_over_a_sum():
     ce = BASE["matrix"]["relu_counterexample"]
-    assert (ce["a"], ce["b"]) == (2, -3)
+    # The article: "ReLU(2 − 3) is zero, while ReLU(2) + ReLU(−3) is two".
     assert ce["relu_of_sum"] == 0 and ce["sum_of_relus"] == 2
+    assert ce["a"] + ce["b"] < 0 < ce["a"]             # a counterexample: one part positive, sum not
 
 
 def test_splitting_in_the_wrong_place_changes_the_answer():
@@ -141,14 +148,14 @@ def test_a_wrong_claim_would_be_reported(monkeypatch):
 
 @pytest.mark.parametrize("overrides, error, words", [
     ({"eta": 0}, ValueError, "eta must be"),
-    ({"eta": -0.5}, ValueError, "(0, 1]"),
-    ({"eta": 1.2}, ValueError, "(0, 1]"),
+    ({"eta": -0.5}, ValueError, "[0.01, 1]"),
+    ({"eta": 1.2}, ValueError, "[0.01, 1]"),
     ({"eta": math.nan}, ValueError, "eta"),
     ({"c_ms": 0}, ValueError, "c_ms must be"),
     ({"c_ms": math.inf}, ValueError, "finite"),
-    ({"s_ms": -1}, ValueError, ">= 0"),
+    ({"s_ms": -1}, ValueError, "in [0, 1e9]"),
     ({"b_bytes_per_s": -1e9}, ValueError, "b_bytes_per_s must be"),
-    ({"b_bytes_per_s": 0}, ValueError, "> 0"),
+    ({"b_bytes_per_s": 0}, ValueError, "in [1000, 1e15]"),
     ({"v_bytes": -1}, ValueError, "v_bytes"),
     ({"ell_ms": -0.01}, ValueError, "ell_ms"),
     ({"q": 0}, ValueError, "q must be"),
@@ -164,5 +171,7 @@ def test_bad_input_is_refused_with_the_parameter_and_its_range(overrides, error,
     assert words in str(info.value)
 
 
-def test_integer_and_float_inputs_agree():
-    assert run(c_ms=12, q=4) == run(c_ms=12.0)
+def test_an_integer_given_for_a_real_parameter_is_stored_as_a_real():
+    """``c_ms=12`` and ``c_ms=12.0`` give the same JSON text (``12.0``, not ``12``)."""
+    assert run(c_ms=12)["parameters"]["c_ms"].__class__ is float
+    assert to_json(run(c_ms=12)) == to_json(run(c_ms=12.0))

@@ -11,7 +11,6 @@ import nbformat
 import pytest
 
 import experiment
-from refresh_notebooks import KERNEL_START_FAILURES, retry_kernel_start
 from present import EDITION_LINE, LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -88,15 +87,10 @@ def test_saved_notebooks_are_clean(path):
 
 
 def nbval(path):
-    """nbval on one notebook in a fresh pytest, retried only if its kernel failed to start."""
-    def once():
-        result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", str(path), "-q",
-                                 "-p", "no:cacheprovider", "-p", "no:xdist"],
-                                cwd=ROOT, capture_output=True, text=True, timeout=300)
-        if any(m in result.stdout for m in KERNEL_START_FAILURES):
-            raise RuntimeError(result.stdout[-500:])
-        return result
-    return retry_kernel_start(once)
+    """nbval on one notebook in a fresh pytest, exactly as ``make test`` runs it."""
+    return subprocess.run([sys.executable, "-m", "pytest", "--nbval", str(path), "-q",
+                           "-p", "no:cacheprovider", "-p", "no:xdist"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture
@@ -134,25 +128,3 @@ def test_nbval_fails_when_a_saved_figure_changes(copy_of_ledger):
     nbformat.write(nb, copy_of_ledger)
     result = nbval(copy_of_ledger)
     assert result.returncode != 0 and "image/svg+xml" in result.stdout
-
-
-
-def test_only_a_kernel_that_failed_to_start_is_retried():
-    calls = []
-
-    def flaky():
-        calls.append(1)
-        if len(calls) < 3:
-            raise RuntimeError("Kernel died before replying to kernel_info")
-        return "ran"
-
-    assert retry_kernel_start(flaky) == "ran" and len(calls) == 3
-    calls.clear()
-
-    def broken():
-        calls.append(1)
-        raise RuntimeError("a notebook cell failed")
-
-    with pytest.raises(RuntimeError, match="cell failed"):
-        retry_kernel_start(broken)
-    assert len(calls) == 1

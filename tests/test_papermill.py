@@ -1,5 +1,10 @@
 """Rerunning a section with papermill: other parameters change what the page shows,
-invalid or unknown ones stop the run with an error naming the parameter."""
+invalid or unknown ones stop the run with an error naming the parameter.
+
+The code cells are the same in the four editions (tests/test_notebooks.py), so each
+section's code runs once here, in a language that rotates over the sections so that each
+edition's formatting is exercised; the whole parameter space is covered in process by
+tests/test_notebook_code.py."""
 import ast
 import json
 
@@ -7,17 +12,27 @@ import nbformat
 import papermill
 import pytest
 
-from refresh_notebooks import retry_kernel_start
-from present import number
-from test_notebooks import ALL, ROOT, article_of, rel
+import experiment
+
+from kernels import AsyncPrivateSocketKernelManager
+from present import LANGUAGES, number
+from test_notebooks import PAGES, ROOT, SECTIONS, article_of, rel
 
 
 def run_notebook(path, tmp_path, **parameters):
     out = tmp_path / path.name
-    retry_kernel_start(lambda: papermill.execute_notebook(
-        str(path), str(out), parameters=parameters, cwd=str(path.parent), kernel_name="python3",
-        progress_bar=False, log_output=False))
+    papermill.execute_notebook(str(path), str(out), parameters=parameters, cwd=str(path.parent),
+                               kernel_name="python3", progress_bar=False, log_output=False,
+                               kernel_manager_class=AsyncPrivateSocketKernelManager)
     return nbformat.read(out, as_version=4)
+
+
+#: Every section and page once, each in one edition: the editions rotate over the list.
+ONE_EDITION_EACH = [ROOT / ("notebooks" if name in SECTIONS else "book") / LANGUAGES[i % 4] / name
+                    for i, name in enumerate(SECTIONS + PAGES)]
+#: One notebook per article, in a different edition for each check.
+PER_ARTICLE = {article: [p for p in ONE_EDITION_EACH if article_of(p) == article]
+               for article in ("split", "tp", "theory")}
 
 
 def outputs_text(nb):
@@ -49,14 +64,17 @@ OTHER = {
                lambda lang: [f"S = {number(0.1, 6, lang)}", "N = 16"]),
 }
 INVALID = {
-    "split": ({"eta": -1.0}, "eta must be eta, a finite real number in (0, 1]"),
-    "tp": ({"tp_hidden": 0}, "tp_hidden must be h, hidden size, an integer >= 1"),
+    "split": ({"eta": -1.0}, "eta must be eta, the local efficiency of each half: "
+                             "a finite real number in [0.01, 1]; got -1.0"),
+    "tp": ({"tp_hidden": 0}, "tp_hidden must be h, the hidden size: an integer in [1, 1e6]; got 0"),
     "theory": ({"th_serial_fraction": 1.5},
-               "th_serial_fraction must be S, the serial fraction, a finite real number in [0, 1]"),
+               "th_serial_fraction must be S, the serial fraction: a finite real number in [0, 1]"),
 }
+#: A parameter of another article, set on each article's page.
+FOREIGN = {"split": {"tp_hidden": 4096}, "tp": {"c_ms": 1.0}, "theory": {"eta": 0.9}}
 
 
-@pytest.mark.parametrize("path", ALL, ids=rel)
+@pytest.mark.parametrize("path", ONE_EDITION_EACH, ids=rel)
 def test_papermill_runs_with_other_parameters(path, tmp_path):
     parameters, expected = OTHER[article_of(path)]
     text = outputs_text(run_notebook(path, tmp_path, **parameters))
@@ -75,12 +93,23 @@ def test_papermill_parameters_reach_the_numbers(tmp_path):
     assert glued(nb)["speedup"] == "2,5" and glued(nb)["amdahl_days"] == "12"
 
 
-@pytest.mark.parametrize("path", ALL, ids=rel)
-def test_papermill_refuses_an_invalid_parameter_clearly(path, tmp_path):
-    parameters, message = INVALID[article_of(path)]
+@pytest.mark.parametrize("article", INVALID)
+def test_papermill_refuses_an_invalid_parameter_clearly(article, tmp_path):
+    path = PER_ARTICLE[article][1]
+    parameters, message = INVALID[article]
     with pytest.raises(papermill.PapermillExecutionError) as info:
         run_notebook(path, tmp_path, **parameters)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("article", FOREIGN)
+def test_papermill_refuses_a_parameter_of_another_article(article, tmp_path):
+    """``-p c_ms 1`` on a tp page would change nothing there: it is refused like a misspelling."""
+    (name, value), = FOREIGN[article].items()
+    with pytest.raises(papermill.PapermillExecutionError) as info:
+        run_notebook(PER_ARTICLE[article][2], tmp_path, **{name: value})
+    assert f"unknown parameter(s) {name}; valid names are: " in str(info.value)
+    assert ", ".join([*experiment.PARAMETER_GROUPS[article], "edition"]) in str(info.value)
 
 
 def test_papermill_refuses_an_unknown_parameter_name(tmp_path):
@@ -90,14 +119,28 @@ def test_papermill_refuses_an_unknown_parameter_name(tmp_path):
     assert "unknown parameter(s) bandwith; valid names are: s_ms, c_ms" in str(info.value)
 
 
+@pytest.mark.parametrize("path, parameters, glued_name, expected", [
+    # The crash the issue reported: C below H, so no η threshold exists for C (C = 0.1 < H).
+    (ROOT / "notebooks" / "zh" / "split-08-network.ipynb", {"c_ms": 0.1}, "min_eta_high", "不存在"),
+    # η = 1/2: the split saves nothing, so there is no break-even C.
+    (ROOT / "notebooks" / "es" / "split-09-answer.ipynb", {"eta": 0.5}, "break_even_c_ms", "no existe"),
+    # One device: no serial fraction can be inferred from the colleague's speedup.
+    (ROOT / "notebooks" / "it" / "theory-04-training.ipynb", {"th_devices": 1},
+     "colleague_serial_pct", "non esiste"),
+], ids=["c-below-h", "eta-half", "one-device"])
+def test_papermill_shows_a_missing_quantity_in_words(path, parameters, glued_name, expected,
+                                                     tmp_path):
+    assert glued(run_notebook(path, tmp_path, **parameters))[glued_name] == expected
+
+
 def test_papermill_runs_a_notebook_from_any_folder(tmp_path, monkeypatch):
     """No --cwd: the notebook finds the installed book code and takes its language from its
     own ``edition`` parameter, not from the folder it runs in."""
     monkeypatch.chdir(tmp_path)
     path = ROOT / "notebooks" / "it" / "split-03-ledger.ipynb"
     out = tmp_path / "copy.ipynb"
-    retry_kernel_start(lambda: papermill.execute_notebook(
-        str(path), str(out), kernel_name="python3", progress_bar=False, log_output=False))
+    papermill.execute_notebook(str(path), str(out), kernel_name="python3", progress_bar=False,
+                               log_output=False, kernel_manager_class=AsyncPrivateSocketKernelManager)
     assert glued(nbformat.read(out, as_version=4))["two_ms"] == number(9.22, 6, "it")
 
 

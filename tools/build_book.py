@@ -8,6 +8,7 @@ own table of contents, derived from _toc.yml. No notebook is executed; warnings 
 """
 from __future__ import annotations
 
+import hashlib
 import html
 import multiprocessing
 import pathlib
@@ -105,19 +106,45 @@ def build_edition(lang: str) -> None:
         "external_toc_path": str(toc_path.relative_to(ROOT)),
         **{key: words[key] for key in ("author", "nb_code_prompt_show", "nb_code_prompt_hide")},
     }
-    for builder, out, fresh in (("html", BUILD / "html" / lang, True),
-                                ("singlehtml", BUILD / "singlehtml" / lang, False)):
+    # Incremental where Sphinx allows it: a changed notebook rebuilds its own page; a change
+    # to what every page shares (templates, styles, extensions, catalogues, configuration, table
+    # of contents) rebuilds the whole edition from a fresh environment.
+    stamp = BUILD / "doctrees" / lang / "site-inputs.sha256"
+    fresh = not stamp.exists() or stamp.read_text() != site_inputs_digest()
+    for builder, out in (("html", BUILD / "html" / lang), ("singlehtml", BUILD / "singlehtml" / lang)):
         status = build_sphinx(ROOT, out, path_config=str(config_path), noconfig=True,
                               confoverrides=dict(overrides), builder=builder,
                               doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
-                              force_all=True, warningiserror=True, quiet=True)
+                              force_all=fresh, warningiserror=True, quiet=True)
         if status:
             raise SystemExit(f"{lang}: Sphinx {builder} build failed ({status})")
+        fresh = False   # the singlehtml build reuses the environment the html build just made
+    stamp.write_text(site_inputs_digest())
     # The one page holding the whole edition. Sphinx writes it under the root document's folder
     # (book/<lang>/) but with links relative to the output root, so it is read from there.
     single = BUILD / "singlehtml" / lang
-    shutil.copyfile(single / (toc["root"] + ".html"), single / "edition.html")
-    print_pdf(single / "edition.html", BUILD / "html" / lang / pdf_name(lang))
+    page = (single / (toc["root"] + ".html")).read_bytes()
+    pdf = BUILD / "html" / lang / pdf_name(lang)
+    printed = single / "edition.html"
+    if not pdf.exists() or not printed.exists() or printed.read_bytes() != page:
+        printed.write_bytes(page)
+        print_pdf(printed, pdf)
+
+
+#: What every page of an edition depends on besides its own source.
+SITE_INPUTS = ("_config.yml", "_toc.yml", "tools/build_book.py", "book/_templates", "book/_static",
+               "book/_ext", "book/locales", "book/references.bib")
+
+
+def site_inputs_digest() -> str:
+    """A digest of SITE_INPUTS (compiled catalogues excluded: they are rebuilt from the .po)."""
+    digest = hashlib.sha256()
+    for name in SITE_INPUTS:
+        path = ROOT / name
+        for file in sorted([path] if path.is_file() else path.rglob("*")):
+            if file.is_file() and file.suffix != ".mo" and "__pycache__" not in file.parts:
+                digest.update(str(file.relative_to(ROOT)).encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
 
 
 def pdf_name(lang: str) -> str:
@@ -179,8 +206,6 @@ def main(argv: list) -> int:
     for lang in langs:
         if lang not in EDITIONS:
             raise SystemExit(f"unknown edition {lang!r}; choose from {', '.join(EDITIONS)}")
-    if (BUILD / "html").exists() and not argv:
-        shutil.rmtree(BUILD / "html")
     # One process per edition: Sphinx caches translation catalogues per process, so a second
     # build in the same process would keep the first edition's interface language.
     with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,

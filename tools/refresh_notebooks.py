@@ -17,25 +17,10 @@ from concurrent.futures import ProcessPoolExecutor
 import nbformat
 from nbclient import NotebookClient
 
+from kernels import AsyncPrivateSocketKernelManager
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
-
-
-#: Messages of a kernel that failed to *start* (not of a notebook that failed to run): two
-#: kernels starting at once on one machine can race for the same TCP port (jupyter_client
-#: issue 154). Callers that start kernels in parallel retry those, and only those.
-KERNEL_START_FAILURES = ("Kernel died before replying to kernel_info",
-                         "Kernel didn't respond in", "Address already in use")
-
-
-def retry_kernel_start(action, attempts: int = 3):
-    """Run ``action()``; if it fails because a kernel could not start, run it again."""
-    for attempt in range(attempts):
-        try:
-            return action()
-        except RuntimeError as error:
-            if attempt == attempts - 1 or not any(m in str(error) for m in KERNEL_START_FAILURES):
-                raise
 
 
 def normalize(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -73,9 +58,9 @@ def write_atomically(path: pathlib.Path, nb: nbformat.NotebookNode) -> None:
 def refresh(path: pathlib.Path) -> str:
     """Execute one notebook in its folder and save it normalized."""
     nb = nbformat.read(path, as_version=4)
-    retry_kernel_start(lambda: NotebookClient(
-        nb, kernel_name="python3", timeout=120, startup_timeout=120,
-        resources={"metadata": {"path": str(path.parent)}}).execute())
+    NotebookClient(nb, kernel_name="python3", timeout=120, startup_timeout=120,
+                   kernel_manager_class=AsyncPrivateSocketKernelManager,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
     write_atomically(path, normalize(nb))
     return str(path.relative_to(ROOT))
 

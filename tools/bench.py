@@ -1,0 +1,151 @@
+"""Measure the book's speed as ratios taken side by side in one run, and write them into the
+README's performance notes (between the BENCH markers), with the date and the machine.
+
+A shared 2-core machine is too noisy for absolute seconds to mean much, so every figure is
+set beside a reference measured in the same run. This never fails on a number, only on a
+crash; no test in ``make test`` times anything.
+
+    python tools/bench.py            everything, including ``make test`` on a fresh clone
+    python tools/bench.py --quick    without the fresh-clone ``make test``
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import pathlib
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+BIN = pathlib.Path(PYTHON).parent
+#: What a copy of the book needs to build (no .venv, no _build).
+SOURCES = ("_config.yml", "_toc.yml", "book", "notebooks", "data", "experiment.py", "present.py",
+           "claim_words.py", "model", "tools", "pyproject.toml")
+
+
+def seconds(command: list, cwd: pathlib.Path = ROOT, **env) -> float:
+    """Wall time of one run of ``command`` (which must succeed)."""
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, check=True, capture_output=True, text=True,
+                   env={**os.environ, **env})
+    return time.perf_counter() - start
+
+
+def best_of(count: int, command: list, **kwargs) -> float:
+    """The fastest of ``count`` runs (the least disturbed by the machine's other work)."""
+    return min(seconds(command, **kwargs) for _ in range(count))
+
+
+def copy_of_book(target: pathlib.Path) -> pathlib.Path:
+    """A copy of the book's sources, to build from scratch without touching _build/."""
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target / name)
+    return target
+
+
+def regeneration() -> dict:
+    """``python experiment.py`` against the floor of importing numpy and matplotlib."""
+    with tempfile.TemporaryDirectory() as out:
+        run = best_of(3, [PYTHON, "experiment.py", "--out", out])
+    floor = best_of(3, [PYTHON, "-c", "import numpy, matplotlib.pyplot"])
+    return {"regenerate data/ (s)": run, "import floor (s)": floor, "ratio": run / floor}
+
+
+def builds() -> dict:
+    """One edition (en): the book's build, from scratch and after one notebook changed, against
+    a Jupyter Book build that executes every notebook (its `execute_notebooks: force`)."""
+    with tempfile.TemporaryDirectory() as folder:
+        book = copy_of_book(pathlib.Path(folder))
+        full = seconds([PYTHON, "tools/build_book.py", "en"], cwd=book)
+        page = book / "notebooks" / "en" / "split-03-ledger.ipynb"
+        text = page.read_text(encoding="utf-8")
+        page.write_text(text.replace("A time ledger", "A time ledger,", 1), encoding="utf-8")
+        incremental = seconds([PYTHON, "tools/build_book.py", "en"], cwd=book)
+        config = book / "_config.yml"
+        config.write_text(re.sub(r'execute_notebooks: "?\w+"?', "execute_notebooks: force",
+                                 config.read_text(encoding="utf-8")), encoding="utf-8")
+        executing = seconds([str(BIN / "jupyter-book"), "build", ".", "--path-output",
+                             str(book / "_executing")], cwd=book)
+    return {"book build, one edition, from scratch (s)": full,
+            "same after one notebook changed (s)": incremental,
+            "Jupyter Book build executing every notebook (s)": executing,
+            "executing / book build": executing / full,
+            "incremental / from scratch": incremental / full}
+
+
+def notebooks() -> dict:
+    """nbval (two workers, as in make test) and papermill (one at a time), per notebook."""
+    paths = sorted((ROOT / "notebooks" / "en").glob("*.ipynb"))
+    nbval = seconds([PYTHON, "-m", "pytest", "--nbval", "notebooks/en", "-n", "2", "--dist",
+                     "loadfile", "-q", "-p", "no:cacheprovider"])
+    with tempfile.TemporaryDirectory() as out:
+        papermill = sum(seconds([str(BIN / "papermill"), str(p), f"{out}/{p.name}", "--cwd",
+                                 str(p.parent)]) for p in paths[:6])
+    return {"nbval, per notebook (s)": nbval / len(paths), "papermill, per notebook (s)": papermill / 6}
+
+
+def fresh_clone_test() -> dict:
+    """``make test`` on a fresh clone of the committed book, with pip's cache (as CI runs it),
+    against the part of it that installs the packages."""
+    with tempfile.TemporaryDirectory() as folder:
+        clone = pathlib.Path(folder) / "book"
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        install = seconds(["make", ".venv/.requirements-installed"], cwd=clone)
+        test = seconds(["make", "test"], cwd=clone)
+    return {"make test on a fresh clone (s)": test, "installing the packages first (s)": install}
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in
+                pathlib.Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor() or "unknown CPU")
+    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}"
+
+
+def report(results: dict) -> str:
+    lines = [f"Measured by `make bench` on {datetime.date.today().isoformat()}, {machine()}. "
+             "Ratios are taken side by side in one run; seconds are indicative only.", "",
+             "| measurement | value |", "|---|---|"]
+    for group in results.values():
+        for name, value in group.items():
+            lines.append(f"| {name} | {value:.2f} |")
+    return "\n".join(lines)
+
+
+def write_into_readme(text: str) -> None:
+    readme = ROOT / "README.md"
+    content = readme.read_text(encoding="utf-8")
+    start, end = "<!-- BENCH:START -->", "<!-- BENCH:END -->"
+    if start not in content:
+        raise SystemExit("README.md has no <!-- BENCH:START --> marker")
+    before, rest = content.split(start, 1)
+    after = rest.split(end, 1)[1]
+    readme.write_text(f"{before}{start}\n{text}\n{end}{after}", encoding="utf-8")
+
+
+def main(argv: list) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip the fresh-clone make test")
+    args = parser.parse_args(argv)
+    results = {"regeneration": regeneration(), "builds": builds(), "notebooks": notebooks()}
+    if not args.quick:
+        results["fresh clone"] = fresh_clone_test()
+    text = report(results)
+    print(text)
+    write_into_readme(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
