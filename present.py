@@ -113,7 +113,9 @@ def number(value: float, decimals: int, lang: str) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     whole, _, fraction = text.partition(".")
-    whole = whole.replace(",", group_mark)
+    digits = whole.replace(",", "")
+    # Spanish groups digits only from five on (RAE, CLDR): 2048, 8192, but 12 345.
+    whole = digits if lang == "es" and len(digits) <= 4 else whole.replace(",", group_mark)
     text = whole + (decimal_mark + fraction if fraction else "")
     return ("−" + text) if round(value, decimals) < 0 else text
 
@@ -264,7 +266,8 @@ class Page:
         for name, (symbol, scale, unit) in PARAMETER_LINE[article].items():
             unit = UNITS[unit][self.lang] if unit in UNITS else unit
             items.append(f"{symbol} = {self.num(p[name] / scale, 6)}" + (f" {unit}" if unit else ""))
-        display(Markdown(f"**{self.word('parameters')}:** " + " · ".join(items)))
+        colon = "：" if self.lang == "zh" else ":"   # Chinese takes the full-width colon
+        display(Markdown(f"**{self.word('parameters')}{colon}** " + " · ".join(items)))
 
     def figure(self, draw) -> None:
         """Show a figure of experiment.py drawn for this page's results in its notation.

@@ -239,7 +239,9 @@ def assess(row: dict, results: dict) -> dict:
     error = computed - row["stated"]
     close = abs(error) <= tolerance(row) * (1 + 1e-9)
     status = REPRODUCES if close else (EXTERNAL if row["external"] else WRONG)
-    out.update(computed=computed, error=error, relative_error=error / row["stated"],
+    # The usual convention: how far the stated value is from the true one, relative to the
+    # true one, (stated − computed) / computed; signed, positive when the source overstates.
+    out.update(computed=computed, error=error, relative_error=(row["stated"] - computed) / computed,
                status=status, context_key=None, context_value=None)
     if close:
         out["reason"] = None

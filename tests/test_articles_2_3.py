@@ -169,3 +169,13 @@ def test_training_ledger_adds_up_to_amdahls_days(serial, devices):
     parts = r["ledger_days"].values()
     assert sum(p["one_device_days"] for p in parts) == pytest.approx(30)
     assert sum(p["n_devices_days"] for p in parts) == pytest.approx(30 * (serial + (1 - serial) / devices))
+
+
+def test_the_ledger_measures_errors_against_the_true_value():
+    """Relative error in the usual sense, |stated − true| / true: the source's Amdahl table gives
+    1.31 for S = 90 %, N = 16, where 1/(0.9 + 0.1/16) = 1.1034…, an error of 18.7 % (dividing by
+    the misprinted 1.31 instead would give 15.8 %)."""
+    row = next(c for c in experiment.claims() if c["id"] == "amdahl_table_s90_n16")
+    true = 1 / (0.9 + 0.1 / 16)
+    assert row["stated"] == 1.31
+    assert row["relative_error"] == pytest.approx((1.31 - true) / true) == pytest.approx(0.1872, abs=5e-5)

@@ -1,9 +1,11 @@
 """Every number in the notebooks' prose is glued from experiment.run(), and every edition
 glues and shows the same values."""
 import pathlib
+import re
 
 import pytest
 
+from present import number
 from prose import glued_keys, markdown_cells, stray_numbers, used_keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -40,3 +42,29 @@ def test_every_glued_value_is_shown_and_every_shown_value_is_glued(path):
 ])
 def test_the_number_finder_itself(text, expected):
     assert stray_numbers(text) == expected
+
+
+#: Unit words that follow a glued number in each edition whose typography joins them: Spanish
+#: sets % and units apart with a narrow no-break space, Italian units with a no-break space.
+UNIT_AFTER_NUMBER = {
+    "es": re.compile(r"\{glue:text\}`[^`]+` (?:%|ms|s|GB/s|GB|MB|TFLOP/s|bytes|días|minutos|años|veces)(?![\w/])"),
+    "it": re.compile(r"\{glue:text\}`[^`]+` (?:ms|s|GB/s|GB|MB|TFLOP/s|byte|giorni|minuti|anni|volte|miliardi)(?![\w/])"),
+}
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.parent.name in UNIT_AFTER_NUMBER],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_number_and_its_unit_never_break_across_lines(path):
+    """An ordinary space between a glued number and its unit (or %) lets a line break there."""
+    pattern = UNIT_AFTER_NUMBER[path.parent.name]
+    breaks = [(i, m) for i, text in enumerate(markdown_cells(path)) for m in pattern.findall(text)]
+    assert not breaks, f"ordinary space between a number and its unit (cell, text): {breaks}"
+
+
+@pytest.mark.parametrize("value, lang, expected", [
+    (2048, "es", "2048"), (8192, "es", "8192"),          # RAE and CLDR: four digits stay whole
+    (12345, "es", "12\u202f345"), (1225.5, "es", "1225,5"),
+    (8192, "it", "8.192"), (8192, "en", "8,192"), (8192, "zh", "8,192"),
+])
+def test_each_edition_groups_digits_its_own_way(value, lang, expected):
+    assert number(value, 1, lang) == expected
