@@ -42,11 +42,6 @@ WORDS = {
     "base": {"zh": "基例", "es": "Caso base", "it": "Caso base", "en": "Base case"},
     "break_even": {"zh": "盈亏平衡 C", "es": "C de equilibrio", "it": "C di pareggio",
                    "en": "Break-even C"},
-    "small_c": {"zh": "C = 1 ms", "es": "C = 1 ms", "it": "C = 1 ms", "en": "C = 1 ms"},
-    "slow_link": {"zh": "B = 1 GB/s", "es": "B = 1 GB/s", "it": "B = 1 GB/s", "en": "B = 1 GB/s"},
-    "fast_link": {"zh": "B = 50 GB/s", "es": "B = 50 GB/s", "it": "B = 50 GB/s",
-                  "en": "B = 50 GB/s"},
-    "large_s": {"zh": "S = 100 ms", "es": "S = 100 ms", "it": "S = 100 ms", "en": "S = 100 ms"},
     "source": {"zh": "原文", "es": "fuente", "it": "fonte", "en": "source"},
     "error": {"zh": "误差", "es": "Error", "it": "Errore", "en": "Error"},
     "conflicts with well-known external facts": {
@@ -76,6 +71,11 @@ WORDS = {
                            "it": "✗ non si riproduce", "en": "✗ does not reproduce"},
 }
 
+
+#: The cases of article 1 named by the value they change: case → (key of the case row, symbol,
+#: divisor, unit). The label is read from the case itself, so a changed constant relabels it.
+CASE_LABELS = {"small_c": ("c_ms", "C", 1, "ms"), "slow_link": ("b_bytes_per_s", "B", 1e9, "GB/s"),
+               "fast_link": ("b_bytes_per_s", "B", 1e9, "GB/s"), "large_s": ("s_ms", "S", 1, "ms")}
 
 #: Unit words of the parameter line, in each edition's language (symbols such as ms are shared).
 UNITS = {
@@ -130,6 +130,28 @@ def scientific(value: float, decimals: int, lang: str) -> str:
     if round(abs(mantissa), decimals) >= 10:
         mantissa, exponent = mantissa / 10, exponent + 1
     return f"{number(mantissa, decimals, lang)} × 10{str(exponent).translate(SUPERSCRIPT)}"
+
+
+MONTHS = {
+    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
+           "septiembre", "octubre", "noviembre", "diciembre"),
+    "it": ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
+           "settembre", "ottobre", "novembre", "dicembre"),
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December"),
+}
+
+
+def date(iso: str, lang: str) -> str:
+    """An ISO date (2020-03-13) as each edition writes it: 2020 年 3 月 13 日, 13 de marzo de
+    2020, 13 marzo 2020, 13 March 2020 (no-break spaces inside, so a date never breaks)."""
+    year, month, day = (int(part) for part in iso.split("-"))
+    if lang == "zh":
+        return f"{year}\u00a0年\u00a0{month}\u00a0月\u00a0{day}\u00a0日"
+    name = MONTHS[lang][month - 1]
+    if lang == "es":
+        return f"{day} de {name} de {year}"
+    return f"{day}\u00a0{name} {year}"
 
 
 def vector(values: list, lang: str) -> str:
@@ -227,6 +249,18 @@ class Page:
         if self.lang != "zh":
             lines.append(f"  {self.word('source_words')}: <span lang=\"zh\">{c['source_text']}</span>")
         return " \\\n".join(lines)
+
+    def case_label(self, case: dict) -> str:
+        """A case of article 1 by name: a word for the base and break-even cases; for the
+        others, the value the model changes, read from the case (e.g. "C = 1 ms")."""
+        if case["name"] in CASE_LABELS:
+            key, symbol, scale, unit = CASE_LABELS[case["name"]]
+            return f"{symbol} = {self.num(case[key] / scale, 6)} {unit}"
+        return self.word(case["name"])
+
+    def date(self, iso: str) -> str:
+        """An ISO date in this page's language (see ``date``)."""
+        return date(iso, self.lang)
 
     def vec(self, values: list) -> str:
         """An integer vector in this page's notation."""

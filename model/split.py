@@ -221,6 +221,16 @@ def infinite_bandwidth(p: dict) -> dict:
     return {"comm_ms": led["comm_ms"], "two_ms": led["two_ms"], "speedup": led["speedup"]}
 
 
+#: What the article records about itself and its sources: dates (ISO 8601) and the versions it
+#: ran. The book shows them through glue, in each edition's way of writing dates.
+SOURCE_RECORD = {
+    "megatron_arxiv_version": 4,             # Megatron-LM, arXiv v4 …
+    "megatron_arxiv_date": "2020-03-13",     # … of 13 March 2020
+    "sources_accessed": "2026-10-04",        # the article's sources were read on this day
+    "python_version": "3.14.0",              # the article's calculations
+    "matplotlib_version": "3.11.2",          # the article's figures
+}
+
 SMALL_C_MS = 1.0  # the article's small job: C = 1 ms, the rest unchanged
 
 #: The article's variations of the base case (the break-even case is added from the model).
@@ -302,4 +312,5 @@ def results(p: dict) -> dict:
         "overlap": {"bound_ms": overlap_bound_ms(p), "two_ms": led["two_ms"]},
         "infinite_bandwidth": infinite_bandwidth(p),
         "sweeps": sweeps(p),
+        "source_record": SOURCE_RECORD,
     }

@@ -43,6 +43,7 @@ EDGES = {
         {**{n: SPECS[n].low for n in GROUPS["theory"]}, "edition": "en"},
         {**{n: SPECS[n].high for n in GROUPS["theory"]}, "edition": "es"},
     ],
+    "ledger": [{"edition": "zh"}, {"edition": "it"}],    # claims and errata take no parameter
 }
 
 

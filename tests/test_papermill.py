@@ -15,7 +15,7 @@ import pytest
 import experiment
 
 from kernels import AsyncPrivateSocketKernelManager
-from present import LANGUAGES, number
+from present import LANGUAGES, WORDS, number
 from test_notebooks import PAGES, ROOT, SECTIONS, article_of, rel
 
 
@@ -32,7 +32,7 @@ ONE_EDITION_EACH = [ROOT / ("notebooks" if name in SECTIONS else "book") / LANGU
                     for i, name in enumerate(SECTIONS + PAGES)]
 #: One notebook per article, in a different edition for each check.
 PER_ARTICLE = {article: [p for p in ONE_EDITION_EACH if article_of(p) == article]
-               for article in ("split", "tp", "theory")}
+               for article in ("split", "tp", "theory", "ledger")}
 
 
 def outputs_text(nb):
@@ -62,6 +62,8 @@ OTHER = {
            lambda lang: [f"h = {number(4096, 6, lang)}", f"B = {number(300, 6, lang)} GB/s"]),
     "theory": ({"th_serial_fraction": 0.1, "th_devices": 16},
                lambda lang: [f"S = {number(0.1, 6, lang)}", "N = 16"]),
+    # The claims and errata pages take no parameter: run as they are, they show the ledger.
+    "ledger": ({}, lambda lang: [WORDS["does not reproduce"][lang]]),
 }
 INVALID = {
     "split": ({"eta": -1.0}, "eta must be eta, the local efficiency of each half: "
@@ -71,7 +73,8 @@ INVALID = {
                "th_serial_fraction must be S, the serial fraction: a finite real number in [0, 1]"),
 }
 #: A parameter of another article, set on each article's page.
-FOREIGN = {"split": {"tp_hidden": 4096}, "tp": {"c_ms": 1.0}, "theory": {"eta": 0.9}}
+FOREIGN = {"split": {"tp_hidden": 4096}, "tp": {"c_ms": 1.0}, "theory": {"eta": 0.9},
+           "ledger": {"c_ms": 1.0}}
 
 
 @pytest.mark.parametrize("path", ONE_EDITION_EACH, ids=rel)
@@ -107,9 +110,9 @@ def test_papermill_refuses_a_parameter_of_another_article(article, tmp_path):
     """``-p c_ms 1`` on a tp page would change nothing there: it is refused like a misspelling."""
     (name, value), = FOREIGN[article].items()
     with pytest.raises(papermill.PapermillExecutionError) as info:
-        run_notebook(PER_ARTICLE[article][2], tmp_path, **{name: value})
+        run_notebook(PER_ARTICLE[article][-1], tmp_path, **{name: value})
     assert f"unknown parameter(s) {name}; valid names are: " in str(info.value)
-    assert ", ".join([*experiment.PARAMETER_GROUPS[article], "edition"]) in str(info.value)
+    assert ", ".join([*experiment.PARAMETER_GROUPS.get(article, []), "edition"]) in str(info.value)
 
 
 def test_papermill_refuses_an_unknown_parameter_name(tmp_path):

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from present import number
+from present import date, number
 from prose import glued_keys, markdown_cells, stray_numbers, used_keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -68,3 +68,22 @@ def test_a_number_and_its_unit_never_break_across_lines(path):
 ])
 def test_each_edition_groups_digits_its_own_way(value, lang, expected):
     assert number(value, 1, lang) == expected
+
+
+@pytest.mark.parametrize("lang, as_the_source_writes_it", [
+    ("zh", "2020 年 3 月 13 日"),      # article 000
+    ("es", "13 de marzo de 2020"),     # article 001
+    ("it", "13 marzo 2020"),           # article 003
+    ("en", "13 March 2020"),
+])
+def test_dates_are_written_as_each_language_writes_them(lang, as_the_source_writes_it):
+    assert date("2020-03-13", lang).replace("\u00a0", " ") == as_the_source_writes_it
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.parent.name == "zh"],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_chinese_dates_use_digits_for_months(path):
+    """Chinese technical prose writes 2020 年 3 月, not 2020 年三月."""
+    spelled = [(i, m) for i, text in enumerate(markdown_cells(path))
+               for m in re.findall(r"年\s*[一二三四五六七八九十]+\s*月", text)]
+    assert not spelled, spelled
