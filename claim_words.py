@@ -205,20 +205,23 @@ CLAIM_TEXT = {
         "it": "L’utilizzo dei FLOP del modello era solo del 28% … ed è salito al 47%",
         "en": "Model FLOPs utilisation was only 28% … and rose to 47%",
     },
-    "oversized_throughput_loss": {
+    "oversized_throughput_loss_tp16": {
         "zh": "实际吞吐可能比 TP=8 降低 40% 以上",
-        "es": ("Con TP en 16 o 32, el throughput real puede caer más de un 40\u202f% "
-               "respecto a TP=8"),
-        "it": "Con TP a 16 o 32, il throughput effettivo può calare di oltre il 40% rispetto a TP=8",
-        "en": "With TP at 16 or 32, actual throughput can fall more than 40% below TP=8",
+        "es": "Con TP=16, el throughput real puede caer un 40\u202f% o más respecto a TP=8",
+        "it": "Con TP=16 il throughput effettivo può calare del 40% o più rispetto a TP=8",
+        "en": "At TP=16, actual throughput can fall 40% or more below TP=8",
+    },
+    "oversized_throughput_loss_tp32": {
+        "zh": "实际吞吐可能比 TP=8 降低 40% 以上",
+        "es": "Con TP=32, el throughput real puede caer un 40\u202f% o más respecto a TP=8",
+        "it": "Con TP=32 il throughput effettivo può calare del 40% o più rispetto a TP=8",
+        "en": "At TP=32, actual throughput can fall 40% or more below TP=8",
     },
     "overlap_throughput_gain": {
         "zh": "训练吞吐提升 15%-30%",
-        "es": ("Solapar comunicación y cálculo aumenta el throughput de entrenamiento "
-               "entre un 15\u202f% y un 30\u202f%"),
-        "it": ("Sovrapporre comunicazione e calcolo aumenta il throughput di addestramento "
-               "tra il 15% e il 30%"),
-        "en": "Overlapping communication with computation raises training throughput by 15% to 30%",
+        "es": "Solapar comunicación y cálculo aumentó el throughput de entrenamiento un 15-30\u202f%",
+        "it": "Sovrapporre comunicazione e calcolo ha aumentato il throughput di addestramento del 15-30%",
+        "en": "Overlapping communication with compute raised training throughput by 15-30%",
     },
     "anecdote_devices": {
         "zh": "512 卡上 TP=16……改为 TP=8（单节点）+ DP=64",
@@ -578,5 +581,137 @@ CLAIM_TEXT = {
         "es": "Una GPU, 30 días → varias GPU, 3 días (~10×)",
         "it": "Una GPU, 30 giorni → più GPU, 3 giorni (~10×)",
         "en": "30 days on one GPU → 3 days on several (~10×)",
+    },
+    "slower_once_comm_exceeds_compute": {
+        "zh": "当传菜时间超过炒菜时间，加人反而更慢",
+        "es": "Cuando pasar los platos lleva más que cocinarlos, añadir cocineros hace el servicio más lento",
+        "it": "Quando passare i piatti richiede più che cucinarli, aggiungere cuochi rende il servizio più lento",
+        "en": "Once handing dishes over takes longer than cooking them, adding cooks makes the job slower",
+    },
+    "total_volume_unchanged": {
+        "zh": "要传的总料汁量是不变的",
+        "es": "El volumen total que hay que transmitir no cambia con el número de dispositivos",
+        "it": "Il volume totale da trasmettere non cambia con il numero di dispositivi",
+        "en": "The total volume to be transferred does not change with the number of devices",
+    },
+    "kitchen_comm_becomes_main": {
+        "zh": "传菜从「小插曲」变成了「主角」",
+        "es": "Con 32 cocineros, pasar los platos deja de ser un episodio menor y se vuelve lo principal",
+        "it": "Con 32 cuochi, passare i piatti smette di essere un episodio minore e diventa la parte principale",
+        "en": "With 32 cooks, handing dishes over stops being a side issue and becomes the main part",
+    },
+    "adding_cooks_makes_it_slower": {
+        "zh": "当 t 超过某个值，加人不仅不提速",
+        "es": "A partir de cierto t, añadir cocineros ya no acelera nada",
+        "it": "Oltre un certo t, aggiungere cuochi non accelera più nulla",
+        "en": "Past a certain t, adding cooks no longer speeds anything up",
+    },
+    "negative_returns_past_t_star": {
+        "zh": "此后加人就是负收益",
+        "es": "Pasado el grado crítico t*, añadir dispositivos da un rendimiento negativo",
+        "it": "Oltre il grado critico t*, aggiungere dispositivi dà un rendimento negativo",
+        "en": "Past the critical degree t*, adding devices gives negative returns",
+    },
+    "max_over_n_formula": {
+        "zh": "并行时间 T(N) = max(t1, t2, t3, t4) / N",
+        "es": "El tiempo en paralelo es T(N) = max(t1, t2, t3, t4) / N",
+        "it": "Il tempo in parallelo è T(N) = max(t1, t2, t3, t4) / N",
+        "en": "The parallel time is T(N) = max(t1, t2, t3, t4) / N",
+    },
+    "single_device_communication": {
+        "zh": "Communication（梯度同步） ≈ 10%",
+        "es": "En una sola tarjeta, la comunicación (sincronizar gradientes) ocupa ≈ 10\u202f% del tiempo",
+        "it": "Su una sola scheda, la comunicazione (sincronizzare i gradienti) occupa ≈ 10% del tempo",
+        "en": "On a single card, communication (gradient synchronisation) takes ≈ 10% of the time",
+    },
+    "smaller_s_explains_five_days": {
+        "zh": "因为通信优化做得好（NVLink），实际 S 更小",
+        "es": "El colega tardó 5 días porque, con NVLink, su S real era menor",
+        "it": "Il collega ha impiegato 5 giorni perché, grazie a NVLink, il suo S reale era più piccolo",
+        "en": "The colleague took 5 days because good communication (NVLink) made the real S smaller",
+    },
+    "allreduce_cuts_gradient_traffic": {
+        "zh": "实际上通过 AllReduce 优化为 8 份 × 1 份传输",
+        "es": "El all-reduce reduce el tráfico de gradientes a 8 × 1 partes",
+        "it": "L'all-reduce riduce il traffico dei gradienti a 8 × 1 parti",
+        "en": "All-reduce cuts the gradient traffic down to 8 × 1 shares",
+    },
+}
+
+#: Why a claim fails, in every edition's language: one line shown under the claim in the
+#: ledger. Every qualitative claim (a sentence decided by a quantity, ``relation`` in
+#: model/claims.py) has one; numeric errata are explained on the errata page.
+CLAIM_REASON = {
+    "utilisation_tp32": {
+        "zh": "按原文演示参数，μ(32) = 1/(1 + R) 仍高于三成；只有按环形通信量或单向带宽计算，才会跌破三成。",
+        "es": "Con los parámetros de la demo, μ(32) = 1/(1 + R) queda por encima del 30\u202f%; solo baja de ahí con el tráfico de un anillo o con el ancho de banda por sentido.",
+        "it": "Con i parametri della demo, μ(32) = 1/(1 + R) resta sopra il 30%; scende sotto solo con il traffico di un anello o con la banda per direzione.",
+        "en": "With the demo's parameters μ(32) = 1/(1 + R) stays above 30%; it falls below only with ring traffic or a per-direction bandwidth.",
+    },
+    "oversized_throughput_loss_tp16": {
+        "zh": "按原文演示参数，TP=16 相对 TP=8 的每卡吞吐降幅远不到 40%；到 TP=32 才超过 40%。",
+        "es": "Con los parámetros de la demo, TP=16 pierde bastante menos del 40\u202f% del throughput por dispositivo de TP=8; solo TP=32 pasa del 40\u202f%.",
+        "it": "Con i parametri della demo, TP=16 perde molto meno del 40% del throughput per dispositivo di TP=8; solo TP=32 supera il 40%.",
+        "en": "With the demo's parameters, TP=16 loses far less than 40% of TP=8's throughput per device; only TP=32 loses more than 40%.",
+    },
+    "tp16_over_tp8": {
+        "zh": "在单节点内，原文自己的模型给出的 TP=16 相对 TP=8 的提速远超 10%-20%。",
+        "es": "Dentro de un nodo, el propio modelo del artículo hace TP=16 mucho más de un 10-20\u202f% más rápido que TP=8.",
+        "it": "All'interno di un nodo, il modello dell'articolo rende TP=16 più veloce di TP=8 ben oltre il 10-20%.",
+        "en": "Within one node, the article's own model makes TP=16 far more than 10-20% faster than TP=8.",
+    },
+    "slower_once_comm_exceeds_compute": {
+        "zh": "t = 32 时通信已超过计算，但 T(32) 仍小于 T(16)：T(t) = A/t + C 一直在下降，下降的只是效率。",
+        "es": "Con t = 32 la comunicación ya supera al cálculo y, aun así, T(32) es menor que T(16): T(t) = A/t + C sigue bajando; lo que baja es la eficiencia.",
+        "it": "Con t = 32 la comunicazione supera già il calcolo, eppure T(32) è minore di T(16): T(t) = A/t + C continua a scendere; a calare è l'efficienza.",
+        "en": "At t = 32 communication already exceeds compute, yet T(32) is below T(16): T(t) = A/t + C keeps falling; what falls is the efficiency.",
+    },
+    "total_volume_unchanged": {
+        "zh": "每条消息大小不变，但 t 台设备的环形 all-reduce 一共要传 2(t − 1) 条消息，总量随 t 增长。",
+        "es": "Cada mensaje mide lo mismo, pero un all-reduce en anillo entre t dispositivos mueve 2(t − 1) mensajes en total: el volumen crece con t.",
+        "it": "Ogni messaggio ha la stessa dimensione, ma un all-reduce ad anello fra t dispositivi muove in tutto 2(t − 1) messaggi: il volume cresce con t.",
+        "en": "Each message keeps its size, but a ring all-reduce over t devices moves 2(t − 1) messages in all: the volume grows with t.",
+    },
+    "kitchen_comm_becomes_main": {
+        "zh": "32 位厨师时，传菜仍远不到总时间的一半；这个厨房自己的 t* = A/C 远大于 32。",
+        "es": "Con 32 cocineros, pasar los platos sigue lejos de la mitad del tiempo; el t* = A/C de esta cocina queda muy por encima de 32.",
+        "it": "Con 32 cuochi, passare i piatti resta ben sotto la metà del tempo; il t* = A/C di questa cucina è molto più alto di 32.",
+        "en": "With 32 cooks, handing dishes over is still well under half the time; this kitchen's own t* = A/C lies far above 32.",
+    },
+    "adding_cooks_makes_it_slower": {
+        "zh": "T(t) = A/t + C 一直在下降：t 越过 t* 后再翻倍，时间还能缩短四分之一；下降的是效率。",
+        "es": "T(t) = A/t + C sigue bajando: duplicar t más allá de t* recorta el tiempo en una cuarta parte; lo que baja es la eficiencia.",
+        "it": "T(t) = A/t + C continua a scendere: raddoppiare t oltre t* taglia il tempo di un quarto; a calare è l'efficienza.",
+        "en": "T(t) = A/t + C keeps falling: doubling t past t* cuts the time by a quarter; what falls is the efficiency.",
+    },
+    "negative_returns_past_t_star": {
+        "zh": "越过 t* 后，每多一台设备仍会缩短每层时间；每台设备的收益在缩小，但始终为正。",
+        "es": "Pasado t*, cada dispositivo más sigue acortando el tiempo por capa; el rendimiento por dispositivo se reduce, pero nunca es negativo.",
+        "it": "Oltre t*, ogni dispositivo in più accorcia ancora il tempo per strato; il rendimento per dispositivo cala, ma resta positivo.",
+        "en": "Past t*, each extra device still shortens the time per layer; the return per device shrinks but stays positive.",
+    },
+    "max_over_n_formula": {
+        "zh": "四个等长任务分给四台设备，用时是单个任务的时间 max(tᵢ)；公式 max(tᵢ)/N 又多除了一次 N。",
+        "es": "Cuatro tareas iguales en cuatro dispositivos tardan lo que una, max(tᵢ); la fórmula max(tᵢ)/N divide por N una segunda vez.",
+        "it": "Quattro compiti uguali su quattro dispositivi richiedono il tempo di uno, max(tᵢ); la formula max(tᵢ)/N divide per N una seconda volta.",
+        "en": "Four equal tasks on four devices take one task's time, max(tᵢ); the formula max(tᵢ)/N divides by N a second time.",
+    },
+    "single_device_communication": {
+        "zh": "单卡训练没有需要同步的梯度，通信占比为 0；通信开销只在多卡时出现。",
+        "es": "Una sola tarjeta no tiene gradientes que sincronizar: su comunicación es 0; el coste aparece solo con varias.",
+        "it": "Una sola scheda non ha gradienti da sincronizzare: la sua comunicazione è 0; il costo compare solo con più schede.",
+        "en": "A single card has no gradients to synchronise: its communication share is 0; the cost appears only with several.",
+    },
+    "smaller_s_explains_five_days": {
+        "zh": "即使完全没有通信，按原文的时间分解在 8 卡上也超过 5 天。",
+        "es": "Incluso sin ninguna comunicación, el desglose del artículo da más de 5 días con 8 tarjetas.",
+        "it": "Anche senza alcuna comunicazione, la ripartizione dell'articolo dà più di 5 giorni su 8 schede.",
+        "en": "Even with no communication at all, the article's breakdown gives more than 5 days on 8 cards.",
+    },
+    "allreduce_cuts_gradient_traffic": {
+        "zh": "环形 all-reduce 让每台设备收发 2(N − 1)/N 倍的梯度：N = 8 时比 700 GB 的一份梯度还多，而不是更少。",
+        "es": "Un all-reduce en anillo hace que cada dispositivo mueva 2(N − 1)/N veces los gradientes: con N = 8, más que los 700 GB de una parte, no menos.",
+        "it": "Un all-reduce ad anello fa muovere a ogni dispositivo 2(N − 1)/N volte i gradienti: con N = 8, più dei 700 GB di una parte, non meno.",
+        "en": "A ring all-reduce makes each device move 2(N − 1)/N times the gradients: at N = 8, more than the 700 GB of one share, not less.",
     },
 }

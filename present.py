@@ -13,7 +13,7 @@ import re
 from IPython.display import Markdown, display
 from myst_nb import glue as _glue
 
-from claim_words import CLAIM_TEXT
+from claim_words import CLAIM_REASON, CLAIM_TEXT
 
 LANGUAGES = ("zh", "es", "it", "en")
 
@@ -63,6 +63,8 @@ WORDS = {
     "source_words": {"zh": "原文", "es": "En la fuente", "it": "Nella fonte", "en": "In the source"},
     "none": {"zh": "不存在", "es": "no existe", "it": "non esiste", "en": "none exists"},
     "stated": {"zh": "原文数值", "es": "Valor citado", "it": "Valore citato", "en": "Stated"},
+    "claim_needs": {"zh": "原文的说法要求", "es": "La afirmación exige", "it": "L'affermazione richiede",
+                    "en": "The claim needs"},
     "computed": {"zh": "计算值", "es": "Valor calculado", "it": "Valore calcolato",
                  "en": "Computed"},
     "reproduces": {"zh": "✓ 可复现", "es": "✓ se reproduce", "it": "✓ si riproduce",
@@ -82,6 +84,9 @@ UNITS = {
     "bytes": {"zh": "字节", "es": "bytes", "it": "byte", "en": "bytes"},
     "days": {"zh": "天", "es": "días", "it": "giorni", "en": "days"},
 }
+
+#: How a qualitative claim's relation is written.
+RELATION_SIGNS = {">": ">", ">=": "≥", "<": "<", "<=": "≤"}
 
 #: The statuses of the claims ledger, in the order the book shows them (wrong ones first), and
 #: the admonition style of each: a red box, an orange one, a grey one, a green one.
@@ -237,15 +242,24 @@ class Page:
         display(Markdown("\n\n".join(blocks)))
 
     def _ledger_item(self, c: dict) -> str:
-        """One claim of the ledger as a Markdown list item (see ``ledger``)."""
-        values = [f"{self.word('stated')} **{self.claim_value(c, c['stated'])}**"]
-        if c["computed"] is not None:
-            values.append(f"{self.word('computed')} **{self.claim_value(c, c['computed'], 2)}**")
-        if c["status"] == "does not reproduce":
-            values.append(f"{self.word('error')} {self.pct(c['relative_error'], 1)}")
-        lines = [f"- **{CLAIM_TEXT[c['id']][self.lang]}** · {' · '.join(values)}",
-                 f"  {{doc}}`/notebooks/{self.lang}/{c['section']}` · "
-                 f"*{self.word('article_' + c['article'])}*"]
+        """One claim of the ledger as a Markdown list item (see ``ledger``). A qualitative claim
+        shows the quantity that decides it: the bound the sentence implies, and its value."""
+        if c["relation"] is not None:
+            stated = f"{c['quantity']} {RELATION_SIGNS[c['relation']]} {self.claim_value(c, c['stated'])}"
+            values = [f"{self.word('claim_needs')} **{stated}**",
+                      f"{self.word('computed')} **{c['quantity']} = "
+                      f"{self.claim_value(c, c['computed'], 2)}**"]
+        else:
+            values = [f"{self.word('stated')} **{self.claim_value(c, c['stated'])}**"]
+            if c["computed"] is not None:
+                values.append(f"{self.word('computed')} **{self.claim_value(c, c['computed'], 2)}**")
+            if c["status"] == "does not reproduce" and c["relative_error"] is not None:
+                values.append(f"{self.word('error')} {self.pct(c['relative_error'], 1)}")
+        lines = [f"- **{CLAIM_TEXT[c['id']][self.lang]}** · {' · '.join(values)}"]
+        if c["id"] in CLAIM_REASON and c["status"] != "reproduces":
+            lines.append(f"  {CLAIM_REASON[c['id']][self.lang]}")
+        lines.append(f"  {{doc}}`/notebooks/{self.lang}/{c['section']}` · "
+                     f"*{self.word('article_' + c['article'])}*")
         if self.lang != "zh":
             lines.append(f"  {self.word('source_words')}: <span lang=\"zh\">{c['source_text']}</span>")
         return " \\\n".join(lines)

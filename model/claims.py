@@ -31,7 +31,24 @@ def claim(claim_id, article, section, quote, stated, decimals, key, *, about=Fal
     ``percent`` claim is stored as a fraction (decimals count in the fraction)."""
     return {"id": claim_id, "article": article, "section": section, "source_text": quote,
             "stated": stated, "decimals": decimals, "approximate": about, "percent": percent,
-            "key": key, "external": external, "reason": reason}
+            "key": key, "external": external, "reason": reason, "relation": None,
+            "quantity": None}
+
+
+#: How a qualitative claim compares its deciding quantity with the stated bound.
+RELATIONS = {">": lambda x, bound: x > bound, ">=": lambda x, bound: x >= bound,
+             "<": lambda x, bound: x < bound, "<=": lambda x, bound: x <= bound}
+
+
+def verdict(claim_id, article, section, quote, quantity, relation, bound, decimals, key, *,
+            percent=False, reason=None):
+    """A sentence that makes a checkable claim without stating a number ("adding devices makes
+    it slower", "falls by 40 % or more"): it holds if the quantity at ``key`` (written
+    ``quantity``, e.g. "T(2t*)/T(t*)") stands in ``relation`` to ``bound`` ("> 1")."""
+    row = claim(claim_id, article, section, quote, bound, decimals, key, percent=percent,
+                reason=reason)
+    row.update(relation=relation, quantity=quantity)
+    return row
 
 
 def amdahl_row(row: int, serial_pct: str, stated: tuple, wrong: set) -> list:
@@ -104,15 +121,18 @@ SOURCE_CLAIMS = [
           reason="E(t*/2) = A/(A + A/2) = 2/3 for every A and C, below 70 %", percent=True),
     claim("nvlink_600", "002", "tp-07-degree", "机内 NVLink 带宽可达 600 GB/s", 600.0, 0,
           f"{TP}links.a100_nvlink_gb_per_s", external=True),
-    claim("utilisation_tp32", "002", "tp-08-production", "误把 TP 拉到 32，μ 会跌到三成以下", 0.30, 2,
-          None, reason="R̄ is not given; with the demo's parameters μ(32) = 1/(1 + R) is the "
-                       "context value", percent=True),
+    verdict("utilisation_tp32", "002", "tp-08-production", "误把 TP 拉到 32，μ 会跌到三成以下",
+            "μ(32) = 1/(1 + R)", "<", 0.30, 2, f"{TP}demo.5.utilisation", percent=True,
+            reason="with the article's own demo parameters μ(32) = 1/(1 + R) is about 41 %; it "
+                   "falls below 30 % only with ring traffic or a per-direction bandwidth"),
     claim("anecdote_before_after", "002", "tp-09-applications",
           "模型 FLOPs 利用率只有 28%……利用率提升到 47%", 0.47, 2, None,
           reason="a reported measurement; the article gives nothing to recompute it from", percent=True),
-    claim("oversized_throughput_loss", "002", "tp-09-applications", "实际吞吐可能比 TP=8 降低 40% 以上",
-          0.40, 2, None, reason="a reported measurement; the article gives nothing to recompute "
-                                "it from", percent=True),
+    *[verdict(f"oversized_throughput_loss_tp{t}", "002", "tp-09-applications",
+              "实际吞吐可能比 TP=8 降低 40% 以上", f"1 − E({t})/E(8)", ">=", 0.40, 2,
+              f"{TP}scaling_checks.throughput_loss_vs_8.{t}", percent=True,
+              reason=f"with the demo's parameters TP = {t} loses 1 − E({t})/E(8) of TP = 8's "
+                     "throughput per device") for t in (16, 32)],
     claim("overlap_throughput_gain", "002", "tp-09-applications", "训练吞吐提升 15%-30%", 0.15, 2,
           None, reason="a reported measurement; the article gives nothing to recompute it from", percent=True),
     claim("anecdote_devices", "002", "tp-09-applications", "512 卡上 TP=16……改为 TP=8（单节点）+ DP=64",
@@ -137,9 +157,10 @@ SOURCE_CLAIMS = [
                  "95.7 %; 100 % holds only for the standard definition", percent=True),
     claim("demo_efficiency_t32", "002", "tp-10-demo", "效率如何从 100% 跌到 41%（TP=32）", 0.41, 2,
           f"{TP}demo.5.efficiency", percent=True),
-    claim("tp16_over_tp8", "002", "tp-11-misconceptions", "实测 TP=16 相比 TP=8 通常只快 10%-20%",
-          0.15, 2, None, reason="a reported measurement; the article's own model gives the "
-                                "context value (T(8)/T(16))", percent=True),
+    verdict("tp16_over_tp8", "002", "tp-11-misconceptions", "实测 TP=16 相比 TP=8 通常只快 10%-20%",
+            "T(8)/T(16) − 1", "<=", 0.20, 2, f"{TP}scaling_checks.gain_16_over_8", percent=True,
+            reason="within one node, the article's own model makes TP = 16 about 58 % faster "
+                   "than TP = 8, not 10–20 %"),
     claim("ring_half", "002", "tp-11-misconceptions", "每块 GPU 发送约总消息量的一半", 0.5, 1,
           f"{TP}demo.1.ring_factor",
           reason="a ring all-reduce sends 2(t − 1)/t messages per device: one whole message "
@@ -151,6 +172,28 @@ SOURCE_CLAIMS = [
           f"{TP}quiz.q10_k"),
     claim("quiz_q10", "002", "tp-12-quiz", "E = 1/(1+16×0.0625) = 1/2 = 50%", 0.5, 2,
           f"{TP}quiz.q10_efficiency", percent=True),
+
+    # Sentences without a number, decided by a quantity of the article's own model.
+    verdict("slower_once_comm_exceeds_compute", "002", "tp-01-kitchen", "当传菜时间超过炒菜时间，加人反而更慢",
+            "T(32)/T(16)", ">", 1.0, 0, f"{TP}scaling_checks.time_ratio_32_over_16",
+            reason="at t = 32 communication exceeds compute, yet T(32) is below T(16): "
+                   "T(t) = A/t + C keeps falling; only the efficiency falls"),
+    claim("total_volume_unchanged", "002", "tp-03-primitives", "要传的总料汁量是不变的", 1.0, 0,
+          f"{TP}scaling_checks.ring_cluster_traffic_ratio_32_over_2",
+          reason="each message is the same size, but a ring all-reduce over t devices moves "
+                 "2(t − 1) messages in all: 31 times more at t = 32 than at t = 2"),
+    verdict("kitchen_comm_becomes_main", "002", "tp-05-scaling", "传菜从「小插曲」变成了「主角」",
+            "C/(A/32 + C)", ">", 0.5, 2, f"{TP}scaling_checks.kitchen_t32_comm_share",
+            percent=True, reason="with 32 cooks the hand-over is still only about 28 % of the "
+                                 "time; the kitchen's own t* is about 83"),
+    verdict("adding_cooks_makes_it_slower", "002", "tp-05-scaling", "当 t 超过某个值，加人不仅不提速",
+            "T(2t*)/T(t*)", ">", 1.0, 0, f"{TP}scaling_checks.time_ratio_double_t_star",
+            reason="T(t) = A/t + C keeps falling: doubling t past t* cuts the time by a quarter; "
+                   "what falls is the efficiency"),
+    verdict("negative_returns_past_t_star", "002", "tp-07-degree", "此后加人就是负收益",
+            "T(2t*)/T(t*)", ">", 1.0, 0, f"{TP}scaling_checks.time_ratio_double_t_star",
+            reason="past t* each device still shortens the layer; the return per device shrinks "
+                   "but stays positive"),
 
     # --- Article 3 (004): parallel computing theory ------------------------------------
     claim("naive_days", "004", "theory-01-intuition", "30/8 = 3.75 天", 3.75, 2,
@@ -183,6 +226,22 @@ SOURCE_CLAIMS = [
           7.3, 1, f"{TH}training.gustafson_example"),
     claim("warp_32", "004", "theory-05-flynn", "一个 Warp = 32 个线程", 32.0, 0, f"{TH}facts.warp_threads",
           external=True),
+    claim("max_over_n_formula", "004", "theory-02-serial-parallel",
+          "并行时间 T(N) = max(t1, t2, t3, t4) / N", 0.25, 2, f"{TH}checks.unit_tasks_parallel_time",
+          reason="four equal tasks on four devices take one task's time, max(tᵢ); the formula "
+                 "max(tᵢ)/N divides by N a second time"),
+    claim("single_device_communication", "004", "theory-04-training", "Communication（梯度同步） ≈ 10%",
+          0.10, 2, f"{TH}checks.single_device_communication_share", percent=True,
+          reason="a single device has no gradients to synchronise: its communication share is 0"),
+    verdict("smaller_s_explains_five_days", "004", "theory-04-training", "因为通信优化做得好（NVLink），实际 S 更小",
+            "T(8) without communication", "<=", 5.0, 0, f"{TH}checks.days_without_communication",
+            reason="even with no communication at all the breakdown gives 6 days on 8 devices, "
+                   "not 5"),
+    verdict("allreduce_cuts_gradient_traffic", "004", "theory-06-efficiency",
+            "实际上通过 AllReduce 优化为 8 份 × 1 份传输", "2(N − 1)/N × 700 GB", "<=", 700.0, 0,
+            f"{TH}memory.ring_bytes_per_device_gb",
+            reason="a ring all-reduce sends each device 2(N − 1)/N times the gradients, 1225 GB "
+                   "for 700 GB at N = 8: more than one share, not less"),
     claim("efficiency_speedup", "004", "theory-06-efficiency", "8 卡加速比 ≈ 8 × 0.75 = 6x", 6.0, 0,
           f"{TH}efficiency.speedup"),
     claim("efficiency_days", "004", "theory-06-efficiency", "30 天 / 6 = 5 天", 5.0, 0,
@@ -237,13 +296,18 @@ def assess(row: dict, results: dict) -> dict:
         return out
     computed = lookup(results, row["key"])
     error = computed - row["stated"]
-    close = abs(error) <= tolerance(row) * (1 + 1e-9)
-    status = REPRODUCES if close else (EXTERNAL if row["external"] else WRONG)
-    # The usual convention: how far the stated value is from the true one, relative to the
-    # true one, (stated − computed) / computed; signed, positive when the source overstates.
-    out.update(computed=computed, error=error, relative_error=(row["stated"] - computed) / computed,
+    if row["relation"] is not None:          # a qualitative claim: the relation decides
+        holds, relative_error = RELATIONS[row["relation"]](computed, row["stated"]), None
+    else:
+        holds = abs(error) <= tolerance(row) * (1 + 1e-9)
+        # The usual convention: how far the stated value is from the true one, relative to
+        # the true one, (stated − computed) / computed; signed, positive when the source
+        # overstates; undefined (None) when the true value is 0.
+        relative_error = (row["stated"] - computed) / computed if computed else None
+    status = REPRODUCES if holds else (EXTERNAL if row["external"] else WRONG)
+    out.update(computed=computed, error=error, relative_error=relative_error,
                status=status, context_key=None, context_value=None)
-    if close:
+    if holds:
         out["reason"] = None
     return out
 

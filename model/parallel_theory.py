@@ -171,6 +171,26 @@ def sweeps() -> dict:
     }
 
 
+#: The example of the serial-parallel section: four equal tasks on four devices (time units).
+UNIT_TASKS = (1.0, 1.0, 1.0, 1.0)
+
+
+def checks(p: dict) -> dict:
+    """The quantities that decide the article's sentences about its scenario (model/claims.py):
+    its parallel-time formula max(tᵢ)/N against the time four equal tasks take on four devices;
+    the communication of a single device; the 8-device run with no communication at all."""
+    n = len(UNIT_TASKS)
+    days = ledger_days(p)
+    return {
+        "max_over_n_formula": max(UNIT_TASKS) / n,            # the article's T(N) = max(tᵢ)/N
+        "unit_tasks_parallel_time": max(UNIT_TASKS),          # each device runs one task
+        # A ring all-reduce over N devices moves 2(N − 1)/N of the gradients per device: 0 for N = 1.
+        "single_device_communication_share": 2 * (1 - 1) / 1,
+        "days_without_communication": sum(part["n_devices_days"] for name, part in days.items()
+                                          if name != "communication"),
+    }
+
+
 def results(p: dict) -> dict:
     """Every result of the article for parameters ``p`` (already validated)."""
     return {
@@ -185,6 +205,7 @@ def results(p: dict) -> dict:
         "memory": memory(p),
         "single_a100": single_a100_reality(),
         "ten_x": ten_x(),
+        "checks": checks(p),
         "facts": {"warp_threads": WARP_THREADS, "gpt3_training_flops": GPT3_TRAINING_FLOPS,
                   "a100_peak_flops": A100_PEAK_FP16_FLOPS, "a100_memory_gb": A100_MEMORY_GB,
                   "parameters_b": PARAMETERS_175B / 1e9, "colleague_days": COLLEAGUE_DAYS,

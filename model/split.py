@@ -253,6 +253,10 @@ def cases(p: dict) -> tuple[list, list]:
             if threshold["c_ms"] is None:
                 omitted.append({"name": name, "reason": threshold["reason"]})
                 continue
+            if threshold["c_ms"] == 0:
+                omitted.append({"name": name, "reason": "H = 0: communication is free, so every "
+                                "C > 0 pays off; the break-even C is 0, outside the range of C"})
+                continue
             change = {"c_ms": threshold["c_ms"]}
         rows_.append(case(name, {**p, **change}))
     return rows_, omitted

@@ -170,6 +170,27 @@ def quiz(p: dict) -> dict:
             "q4_collectives": COLLECTIVES_PER_LAYER}
 
 
+def scaling_checks(p: dict, rows: dict) -> dict:
+    """The quantities that decide the article's sentences about scaling (see model/claims.py):
+    whether time grows past t* or once communication exceeds compute, how the cluster's ring
+    traffic grows with t, the kitchen's communication share at t = 32, and what TP = 16 and 32
+    cost against TP = 8."""
+    a, c = calc_s(p, 1), comm_s(p)
+    t_star = a / c
+    kitchen_32 = kitchen(CHEF_DEGREES[-1])
+    return {
+        # T(2t*)/T(t*) = (A/(2t*) + C)/(A/t* + C) = 1.5C/2C = 3/4 for any A and C.
+        "time_ratio_double_t_star": (a / (2 * t_star) + c) / (a / t_star + c),
+        "time_ratio_32_over_16": rows[32]["total_ms"] / rows[16]["total_ms"],
+        "comm_exceeds_calc_at_32": rows[32]["comm_ms"] > rows[32]["calc_ms"],
+        "ring_cluster_traffic_ratio_32_over_2": (32 * ring_factor(32)) / (2 * ring_factor(2)),
+        "kitchen_t32_comm_share": 1 - kitchen_32["cook_min"] / kitchen_32["total_min"],
+        "throughput_loss_vs_8": {str(t): 1 - rows[t]["efficiency"] / rows[8]["efficiency"]
+                                 for t in (16, 32)},
+        "gain_16_over_8": rows[8]["total_ms"] / rows[16]["total_ms"] - 1,
+    }
+
+
 def sweeps(p: dict) -> dict:
     """E(t) and communication share for every t from 1 to 32; R against h and against B at t = 8."""
     degrees = list(range(1, 33))
@@ -199,6 +220,7 @@ def results(p: dict) -> dict:
         "critical": critical(p),
         "links": link_case(p),
         "speedup_16_over_8": rows[8]["total_ms"] / rows[16]["total_ms"],
+        "scaling_checks": scaling_checks(p, rows),
         "anecdote": {"before": before, "after": after, "time_ratio": before / after,
                      "time_saved": 1 - before / after,
                      "devices_after": SCENARIOS["anecdote_tp_after"] * SCENARIOS["anecdote_dp_after"]},
