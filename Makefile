@@ -18,7 +18,7 @@ endif
 
 $(READY): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
-	  echo "make: the book needs Python 3.11+, but $(PYTHON) is $$($(PYTHON) --version 2>&1)."; \
+	  echo "make: the book needs Python 3.11+, but $(PYTHON) is $$($(PYTHON) --version 2>&1 | head -n 1)."; \
 	  echo "      Run it with a newer one, e.g. make PYTHON=python3.11"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt

@@ -87,3 +87,28 @@ def test_chinese_dates_use_digits_for_months(path):
     spelled = [(i, m) for i, text in enumerate(markdown_cells(path))
                for m in re.findall(r"年\s*[一二三四五六七八九十]+\s*月", text)]
     assert not spelled, spelled
+
+
+#: A MyST comment line that ties an admonition to the ledger entry it flags.
+FLAG = re.compile(r"^% claim: (\w+)\s*$", re.M)
+
+
+def flagged_claims(path) -> set:
+    """The claims flagged in a section: ids named by a ``% claim: <id>`` line inside a
+    markdown cell that opens an admonition."""
+    return {claim for text in markdown_cells(path) if "{admonition}" in text
+            for claim in FLAG.findall(text)}
+
+
+@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
+def test_every_source_error_is_flagged_where_it_appears(lang):
+    """Each ledger entry that does not hold (a wrong number, a sentence its model contradicts,
+    a conflict with external facts) has an admonition in its section, in every edition."""
+    import experiment
+    missing = []
+    for claim in experiment.claims():
+        if claim["status"] in ("does not reproduce", "conflicts with well-known external facts"):
+            path = ROOT / "notebooks" / lang / f"{claim['section']}.ipynb"
+            if claim["id"] not in flagged_claims(path):
+                missing.append(f"{claim['section']}: {claim['id']}")
+    assert not missing, "not flagged in their sections:\n" + "\n".join(missing)
