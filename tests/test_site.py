@@ -130,11 +130,14 @@ class Reader:
         self.page.wait_for_load_state("load")
         return self
 
-    def weight(self) -> int:
+    def weight(self, fetched_pages: bool = True) -> int:
         """Bytes of the page and of every file it loaded, uncompressed, as stored on the site
-        (cached or not: the browser's own list of resources, sized on disk)."""
-        urls = [self.page.url] + self.page.evaluate(
+        (cached or not: the browser's own list of resources, sized on disk). Without
+        ``fetched_pages``, other pages of the site that its script fetched (the search page
+        downloads each result's page to show a summary) are left out."""
+        urls = [self.page.url] + [u for u in self.page.evaluate(
             "() => performance.getEntriesByType('resource').map(e => e.name)")
+            if fetched_pages or not urllib.parse.urlparse(u).path.endswith(".html")]
         files = {HTML / urllib.parse.unquote(urllib.parse.urlparse(u).path).lstrip("/")
                  for u in urls if u.startswith(self.base + "/")}
         return sum(f.stat().st_size for f in files if f.is_file())   # a missing one is "broken"
@@ -278,6 +281,9 @@ def test_search_finds_the_editions_own_words(site, browser, lang):
         results.first.wait_for(timeout=15000)
         assert results.count() >= 3, f"{word}: {results.count()} results"
         assert not reader.errors and not reader.external
+        # The page with its scripts, styles and index; the result pages it fetches for their
+        # summaries are pages of their own, each checked against the budget on its own.
+        assert reader.weight(fetched_pages=False) <= MAX_PAGE_BYTES, "the search page is too heavy"
     finally:
         reader.close()
 
