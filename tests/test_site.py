@@ -3,6 +3,8 @@ Playwright, reading the built book from 127.0.0.1 with every other request block
 offline reader sees). Every page of every edition is opened; each check names its page."""
 from __future__ import annotations
 
+import json
+import os
 import pathlib
 import re
 import urllib.parse
@@ -30,9 +32,13 @@ AXE_RUN = """async () => await axe.run(document, {resultTypes: ['violations'],
   rules: {'label-content-name-mismatch': {enabled: true}}})"""
 #: One word of each edition's own text that its search must find.
 SEARCH_WORDS = {"zh": "带宽", "es": "banda", "it": "banda", "en": "bandwidth"}
-#: The pages axe-core checks: front page, one section per article, the quiz and the errata.
-AXE_PAGES = ["book/{lang}/index", "notebooks/{lang}/split-03-ledger", "notebooks/{lang}/tp-05-scaling",
-             "notebooks/{lang}/theory-03-amdahl", "notebooks/{lang}/tp-12-quiz", "book/{lang}/errata"]
+#: The pages axe-core checks: in English, the front page, one section per article, the quiz and
+#: the errata; in the other editions (the same templates, other words) the front page, the quiz
+#: and the errata, where their interface words and the ledger's boxes are.
+AXE_PAGES = {"en": ["book/{lang}/index", "notebooks/{lang}/split-03-ledger",
+                    "notebooks/{lang}/tp-05-scaling", "notebooks/{lang}/theory-03-amdahl",
+                    "notebooks/{lang}/tp-12-quiz", "book/{lang}/errata"],
+             "other": ["book/{lang}/index", "notebooks/{lang}/tp-12-quiz", "book/{lang}/errata"]}
 
 # JavaScript run in the page: what the checks below read.
 MATH_REPORT = """() => [...document.querySelectorAll('article math')]
@@ -150,18 +156,30 @@ def relative(page_file) -> str:
     return page_file.relative_to(HTML).as_posix()
 
 
-_ENGLISH_INTERFACE: dict = {}
+def _interface_file(path: str) -> pathlib.Path:
+    """Where this test run keeps the interface strings of the English page at ``path``, so that
+    each English page is read once per run, not once per worker (the zh, es and it checks
+    compare against them)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", str(os.getpid()))
+    return HTML.parent / "interface-en" / run / (path.replace("/", "__") + ".json")
 
 
-def english_interface(browser, base: str, path: str) -> set:
-    """The interface strings of the English edition's page at ``path`` (read once per run)."""
-    if path not in _ENGLISH_INTERFACE:
-        reader = Reader(browser, base)
-        try:
-            _ENGLISH_INTERFACE[path] = set(reader.open(path).page.evaluate(INTERFACE_STRINGS))
-        finally:
-            reader.close()
-    return _ENGLISH_INTERFACE[path]
+def remember_english_interface(path: str, strings: list) -> None:
+    """Keep the interface strings of an English page read by the all-pages check."""
+    target = _interface_file(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(sorted(strings)), encoding="utf-8")
+    tmp.replace(target)
+
+
+def english_interface(reader: "Reader", path: str) -> set:
+    """The interface strings of the English edition's page at ``path``: as the English check
+    kept them, or read now with ``reader`` (and kept) when that check has not reached it yet."""
+    target = _interface_file(path)
+    if not target.exists():
+        remember_english_interface(path, reader.open(path).page.evaluate(INTERFACE_STRINGS))
+    return set(json.loads(target.read_text(encoding="utf-8")))
 
 
 #: The language switcher's links: whether each is rendered, and its box on screen.
@@ -191,6 +209,7 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     English edition's same page appears; on the phone, no figure text is under 9 CSS px."""
     problems, figures = [], 0
     reader = Reader(browser, site)
+    english = Reader(browser, site)   # a second tab, for the English pages to compare with
     try:
         for page_file in pages(lang):
             path = relative(page_file)
@@ -208,10 +227,12 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
             raw = re.findall(r"\\\(|\\\[|\$\$|\\frac|\\eta|\\ell", page.evaluate(PROSE_TEXT))
             if raw:
                 found.append(f"raw TeX {raw[:3]}")
-            if lang != "en":
-                english = english_interface(browser, site,
-                                            "en/" + path.split("/", 1)[1].replace(f"/{lang}/", "/en/"))
-                leaked = (set(page.evaluate(INTERFACE_STRINGS)) & english) - NEUTRAL
+            if lang == "en":
+                remember_english_interface(path, page.evaluate(INTERFACE_STRINGS))
+            else:
+                same_page = "en/" + path.split("/", 1)[1].replace(f"/{lang}/", "/en/")
+                leaked = (set(page.evaluate(INTERFACE_STRINGS))
+                          & english_interface(english, same_page)) - NEUTRAL
                 found += [f"English interface text {t!r}" for t in sorted(leaked)]
             found += switcher_out_of_view(page, DESKTOP) + tables_that_do_not_read(page, DESKTOP)
             page.set_viewport_size(PHONE)
@@ -223,6 +244,7 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
             problems += [f"{path}: {problem}" for problem in found]
     finally:
         reader.close()
+        english.close()
     assert figures >= 9, f"{figures} figures"
     assert not problems, "\n".join(problems)
 
@@ -294,7 +316,7 @@ def test_axe_finds_no_serious_accessibility_violation(site, browser, lang):
     problems = []
     reader = Reader(browser, site)
     try:
-        for template in AXE_PAGES:
+        for template in AXE_PAGES["en" if lang == "en" else "other"]:
             path = template.format(lang=lang) + ".html"
             page = reader.open(f"{lang}/{path}").page
             page.add_script_tag(content=axe)
