@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from model.units import Parameter, log_grid
+from model.units import Parameter, log_grid, ring_factor
 
 #: The scenario's parameters, with the ranges the book accepts (see Parameter).
 PARAMETERS = {
@@ -138,7 +138,7 @@ def memory(p: dict) -> dict:
         "weights_fp16_gb": PARAMETERS_175B * BYTES_FP16 / 1e9,
         "claimed_70b_fp16_gb": CLAIMED_PARAMETERS_PER_A100 * BYTES_FP16 / 1e9,
         "max_fp16_parameters_per_a100_billions": A100_MEMORY_GB * 1e9 / BYTES_FP16 / 1e9,
-        "ring_bytes_per_device_gb": 2 * (n - 1) / n * PARAMETERS_175B * BYTES_FP32 / 1e9,
+        "ring_bytes_per_device_gb": ring_factor(n) * PARAMETERS_175B * BYTES_FP32 / 1e9,
     }
 
 
@@ -184,8 +184,8 @@ def checks(p: dict) -> dict:
     return {
         "max_over_n_formula": max(UNIT_TASKS) / n,            # the article's T(N) = max(tᵢ)/N
         "unit_tasks_parallel_time": max(UNIT_TASKS),          # each device runs one task
-        # A ring all-reduce over N devices moves 2(N − 1)/N of the gradients per device: 0 for N = 1.
-        "single_device_communication_share": 2 * (1 - 1) / 1,
+        # A ring all-reduce moves 2(N − 1)/N of the gradients per device: nothing for N = 1.
+        "single_device_communication_share": ring_factor(1),
         "days_without_communication": sum(part["n_devices_days"] for name, part in days.items()
                                           if name != "communication"),
     }

@@ -18,7 +18,7 @@ Times in seconds unless a name says otherwise; bandwidth in decimal bytes per se
 """
 from __future__ import annotations
 
-from model.units import Parameter, log_grid
+from model.units import Parameter, log_grid, ring_factor
 
 #: The demo's parameters (the article's Python demo), with the ranges the book accepts.
 PARAMETERS = {
@@ -84,11 +84,6 @@ def calc_s(p: dict, t: float) -> float:
 def comm_s(p: dict) -> float:
     """The article's per-layer communication time 4·b·s·h·d/B, the same for every t."""
     return layer_comm_bytes(p) / p["tp_bandwidth_bytes_per_s"]
-
-
-def ring_factor(t: int) -> float:
-    """Bytes each device sends in a ring all-reduce, as a multiple of the message: 2(t − 1)/t."""
-    return 2 * (t - 1) / t
 
 
 def ring_comm_s(p: dict, t: int) -> float:
@@ -175,14 +170,12 @@ def scaling_checks(p: dict, rows: dict) -> dict:
     whether time grows past t* or once communication exceeds compute, how the cluster's ring
     traffic grows with t, the kitchen's communication share at t = 32, and what TP = 16 and 32
     cost against TP = 8."""
-    a, c = calc_s(p, 1), comm_s(p)
-    t_star = a / c
+    c, t_star = comm_s(p), critical(p)["t_star"]
     kitchen_32 = kitchen(CHEF_DEGREES[-1])
     return {
         # T(2t*)/T(t*) = (A/(2t*) + C)/(A/t* + C) = 1.5C/2C = 3/4 for any A and C.
-        "time_ratio_double_t_star": (a / (2 * t_star) + c) / (a / t_star + c),
+        "time_ratio_double_t_star": (calc_s(p, 2 * t_star) + c) / (calc_s(p, t_star) + c),
         "time_ratio_32_over_16": rows[32]["total_ms"] / rows[16]["total_ms"],
-        "comm_exceeds_calc_at_32": rows[32]["comm_ms"] > rows[32]["calc_ms"],
         "ring_cluster_traffic_ratio_32_over_2": (32 * ring_factor(32)) / (2 * ring_factor(2)),
         "kitchen_t32_comm_share": 1 - kitchen_32["cook_min"] / kitchen_32["total_min"],
         "throughput_loss_vs_8": {str(t): 1 - rows[t]["efficiency"] / rows[8]["efficiency"]

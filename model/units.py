@@ -19,6 +19,12 @@ def log_grid(start: float, stop: float, count: int) -> list:
     return [10 ** v for v in grid(math.log10(start), math.log10(stop), count)]
 
 
+def ring_factor(devices: int) -> float:
+    """Bytes each of ``devices`` devices sends in a ring all-reduce, as a multiple of the
+    message: 2(n − 1)/n (0 for a single device, which exchanges nothing)."""
+    return 2 * (devices - 1) / devices
+
+
 def readable(value: float) -> str:
     """A number as people type it on a command line: 0, 1, 0.01, 1e-6, 2e6, 1e9."""
     if value == 0 or 1e-3 <= abs(value) < 1e5:

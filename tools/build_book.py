@@ -109,8 +109,8 @@ def build_edition(lang: str) -> None:
     # Incremental where Sphinx allows it: a changed notebook rebuilds its own page; a change
     # to what every page shares (templates, styles, extensions, catalogues, configuration, table
     # of contents) rebuilds the whole edition from a fresh environment.
-    stamp = BUILD / "doctrees" / lang / "site-inputs.sha256"
-    fresh = not stamp.exists() or stamp.read_text() != site_inputs_digest()
+    stamp, inputs = BUILD / "doctrees" / lang / "site-inputs.sha256", site_inputs_digest()
+    fresh = not stamp.exists() or stamp.read_text() != inputs
     for builder, out in (("html", BUILD / "html" / lang), ("singlehtml", BUILD / "singlehtml" / lang)):
         status = build_sphinx(ROOT, out, path_config=str(config_path), noconfig=True,
                               confoverrides=dict(overrides), builder=builder,
@@ -119,7 +119,7 @@ def build_edition(lang: str) -> None:
         if status:
             raise SystemExit(f"{lang}: Sphinx {builder} build failed ({status})")
         fresh = False   # the singlehtml build reuses the environment the html build just made
-    stamp.write_text(site_inputs_digest())
+    stamp.write_text(inputs)
     # The one page holding the whole edition. Sphinx writes it under the root document's folder
     # (book/<lang>/) but with links relative to the output root, so it is read from there.
     single = BUILD / "singlehtml" / lang
