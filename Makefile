@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.requirements-installed
 
-.PHONY: book test data notebooks bench clean distclean
+.PHONY: book test data notebooks bench measure clean distclean
 
 # A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)
 # is removed here and remade below.
@@ -48,6 +48,17 @@ notebooks: $(READY)
 ## a number; QUICK=1 skips the fresh-clone `make test`)
 bench: $(READY)
 	$(BIN)/python tools/bench.py $(if $(QUICK),--quick)
+
+## measure: run article 1's measurement protocol on torch.distributed (two CPU ranks with gloo)
+## and write data/measurements/<name>.json; QUICK=1 OUT=DIR for a one-minute run into DIR;
+## ARGS="--backend nccl --nproc-per-node 8" on GPUs (see README). Installs requirements-measure.txt.
+MEASURE_READY := $(VENV)/.measure-installed
+$(MEASURE_READY): requirements-measure.txt $(READY)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-measure.txt
+	touch $(MEASURE_READY)
+
+measure: $(MEASURE_READY)
+	$(BIN)/python -m measure $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) $(ARGS)
 
 clean:
 	rm -rf _build

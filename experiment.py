@@ -440,6 +440,46 @@ def figure_training_ledger(results: dict, fig, ax) -> None:
     ax.set_xlabel("d")
 
 
+@figure(panels=2)
+def figure_measured(data: dict, fig, axes) -> None:
+    """The measurement (``measure.analysis.figure_data``): all-reduce time against message
+    size with the fitted ℓ + V/B (top); measured speedup against C with the model's (bottom)."""
+    top, bottom = axes
+    ar = data["allreduce"]
+    spread = [[m - lo for m, lo in zip(ar["median_ms"], ar["p10_ms"])],
+              [hi - m for m, hi in zip(ar["median_ms"], ar["p90_ms"])]]
+    top.errorbar(ar["sizes_bytes"], ar["median_ms"], yerr=spread, fmt="o", color=COLOURS["two"],
+                 capsize=3)
+    top.plot(ar["sizes_bytes"], ar["fit_ms"], color=COLOURS["one"])
+    top.annotate("ℓ + V/B", (ar["sizes_bytes"][-1], ar["fit_ms"][-1]), color=COLOURS["one"],
+                 ha="right", va="bottom", xytext=(-8, 4), textcoords="offset points")
+    top.axvline(ar["step_v_bytes"], color=COLOURS["grey"], linestyle=":")
+    top.annotate("V", (ar["step_v_bytes"], max(ar["p90_ms"])), color=COLOURS["grey"],
+                 xytext=(4, 0), textcoords="offset points", va="top")
+    top.set_xscale("log")
+    top.set_yscale("log")
+    top.set_xlabel("V (bytes)")
+    top.set_ylabel("all-reduce (ms)")
+    sp = data["speedup"]
+    bottom.plot(sp["grid_c_ms"], sp["model"], color=COLOURS["one"])
+    bottom.annotate(f"η = {sp['eta']:.2f}", (sp["grid_c_ms"][-1], sp["model"][-1]),
+                    color=COLOURS["one"], ha="right", va="bottom", xytext=(0, 4),
+                    textcoords="offset points")
+    bottom.plot(sp["c_ms"], sp["model_own_eta"], "o", markerfacecolor="none",
+                color=COLOURS["one"])
+    bottom.plot(sp["c_ms"], sp["measured"], "o", color=COLOURS["two"])
+    bottom.axhline(1, color=COLOURS["grey"], linewidth=0.8)
+    for key, style, label in (("predicted", "--", "C*"), ("measured", ":", "T₁ = T₂")):
+        c_ms = sp["break_even_c_ms"][key]
+        if c_ms is not None:
+            bottom.axvline(c_ms, color=COLOURS["grey"], linestyle=style)
+            bottom.annotate(label, (c_ms, 1), xytext=(4, 6 if key == "predicted" else -14),
+                            textcoords="offset points", color=COLOURS["grey"])
+    bottom.set_xscale("log")
+    bottom.set_xlabel("C (ms)")
+    bottom.set_ylabel("T₁/T₂")
+
+
 FIGURES = {
     "fig_versus_c.svg": figure_versus_c,
     "fig_versus_b.svg": figure_versus_b,
@@ -455,13 +495,18 @@ FIGURES = {
 
 
 def artefacts(results: dict) -> dict:
-    """Every file of data/ by name, as text."""
+    """Every file of data/ by name, as text: the results, the claims (at the defaults), the
+    figures, and the figure of the committed measurement record (data/measurements/)."""
     files = {"results.json": to_json(results)}
     if results["parameters"] == DEFAULTS:
         files["claims.json"] = to_json(claims(results))
-    for name, draw in FIGURES.items():
-        point = files[name] = draw(results, ".")
-        comma = draw(results, ",")
+    from measure import analysis   # it imports this module for the model
+    measured = analysis.figure_data(analysis.load())
+    drawings = [(name, functools.partial(draw, results)) for name, draw in FIGURES.items()]
+    drawings.append(("fig_measured.svg", functools.partial(figure_measured, measured)))
+    for name, draw in drawings:
+        point = files[name] = draw(".")
+        comma = draw(",")
         if comma != point:
             files[name.replace(".svg", DECIMAL_MARKS[","] + ".svg")] = comma
     return files

@@ -67,6 +67,15 @@ WORDS = {
                     "en": "The claim needs"},
     "computed": {"zh": "计算值", "es": "Valor calculado", "it": "Valore calcolato",
                  "en": "Computed"},
+    "quantity": {"zh": "量", "es": "Magnitud", "it": "Grandezza", "en": "Quantity"},
+    "median_ms": {"zh": "中位数 (ms)", "es": "Mediana (ms)", "it": "Mediana (ms)", "en": "Median (ms)"},
+    "mean_ms": {"zh": "均值 (ms)", "es": "Media (ms)", "it": "Media (ms)", "en": "Mean (ms)"},
+    "predicted": {"zh": "模型预测", "es": "Predicción del modelo", "it": "Previsione del modello",
+                  "en": "Model's prediction"},
+    "measured": {"zh": "实测", "es": "Medido", "it": "Misurato", "en": "Measured"},
+    "model": {"zh": "模型", "es": "Modelo", "it": "Modello", "en": "Model"},
+    "hidden_width": {"zh": "隐藏层宽度", "es": "Ancho oculto", "it": "Larghezza nascosta",
+                     "en": "Hidden width"},
     "reproduces": {"zh": "✓ 可复现", "es": "✓ se reproduce", "it": "✓ si riproduce",
                    "en": "✓ reproduces"},
     "does not reproduce": {"zh": "✗ 不可复现", "es": "✗ no se reproduce",
@@ -307,20 +316,22 @@ class Page:
         lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in body]
         display(Markdown("\n".join(lines)))
 
-    def parameters(self, article: str = "split") -> None:
-        """One line with the article's parameters in effect, so a rerun shows its values."""
+    def parameters(self, article: str = "split", decimals: int = 6) -> None:
+        """One line with the article's parameters in effect, so a rerun shows its values
+        (rounded to ``decimals`` places: the articles' values are short, measured ones are not)."""
         p = self.results["parameters"]
         items = []
         for name, (symbol, scale, unit) in PARAMETER_LINE[article].items():
             unit = UNITS[unit][self.lang] if unit in UNITS else unit
-            items.append(f"{symbol} = {self.num(p[name] / scale, 6)}" + (f" {unit}" if unit else ""))
+            items.append(f"{symbol} = {self.num(p[name] / scale, decimals)}" + (f" {unit}" if unit else ""))
         colon = "：" if self.lang == "zh" else ":"   # Chinese takes the full-width colon
         display(Markdown(f"**{self.word('parameters')}{colon}** " + " · ".join(items)))
 
-    def figure(self, draw) -> None:
-        """Show a figure of experiment.py drawn for this page's results in its notation.
+    def figure(self, draw, data: dict | None = None) -> None:
+        """Show a figure of experiment.py drawn for this page's results (or for ``data``, e.g.
+        a measurement's ``figure_data``) in its notation.
 
         The SVG text is displayed as it is (IPython's SVG class would re-serialise it), so at
         the default parameters it is byte for byte the file experiment.py writes to data/."""
-        svg_text = draw(self.results, NOTATION[self.lang][0])
+        svg_text = draw(self.results if data is None else data, NOTATION[self.lang][0])
         display({"image/svg+xml": svg_text}, raw=True)

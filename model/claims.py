@@ -98,12 +98,12 @@ SOURCE_CLAIMS = [
           "cases.large_s.speedup"),
     claim("overlap_bound", "000", "split-06-overlap", "基例为 8.3 而非 9.22 毫秒", 8.3, 1,
           "overlap.bound_ms"),
-    claim("d_seconds", "000", "split-08-network", "D = 0.001095 秒", 0.001095, 6, "bandwidth.d_s"),
-    claim("min_bandwidth", "000", "split-08-network", "带宽需超过约 1.82648 GB/s", 1.82648, 5,
+    claim("d_seconds", "000", "split-09-network", "D = 0.001095 秒", 0.001095, 6, "bandwidth.d_s"),
+    claim("min_bandwidth", "000", "split-09-network", "带宽需超过约 1.82648 GB/s", 1.82648, 5,
           "bandwidth.b_gb_per_s"),
-    claim("min_eta_12", "000", "split-08-network", "C = 12、H = 0.92 毫秒时阈值约 0.54152", 0.54152, 5,
+    claim("min_eta_12", "000", "split-09-network", "C = 12、H = 0.92 毫秒时阈值约 0.54152", 0.54152, 5,
           "efficiency_threshold.0.min_eta"),
-    claim("min_eta_1", "000", "split-08-network", "C = 1 毫秒时变成 6.25", 6.25, 2,
+    claim("min_eta_1", "000", "split-09-network", "C = 1 毫秒时变成 6.25", 6.25, 2,
           "efficiency_threshold.1.min_eta"),
 
     # --- Article 2 (002): tensor-parallel communication overhead -------------------------

@@ -2,7 +2,7 @@
 
 A number in prose must come from ``experiment.run()`` through ``{glue:text}`key```.
 Allowed without glue: digits inside identifiers (T1, float32, GPT-3), dimensions (1 × 2),
-years, and, inside math, the structural constants of the formulas (1, 2; 4, 18, 72 of
+years, code (a command a reader types, in backticks or a fenced block), and, inside math, the structural constants of the formulas (1, 2; 4, 18, 72 of
 article 2: 4·b·s·h·d, 72·b·s·h², t·P·d/(18·h·B)).
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ import re
 
 GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`")
 OTHER_ROLE = re.compile(r"\{(?:cite(?::\w+)?|ref|doc|numref|eq|download)\}`[^`]*`")
+CODE = re.compile(r"```.*?```|`[^`\n]+`", re.S)
 LINK_TARGET = re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
 MATH_ENV = re.compile(r"\\(?:begin|end)\{[a-z*]+\}")
@@ -50,6 +51,7 @@ def stray_numbers(text: str) -> list:
     """Numbers typed into prose by hand (empty when every number is glued or allowed)."""
     text = GLUE_ROLE.sub(" ", text)
     text = OTHER_ROLE.sub(" ", text)
+    text = CODE.sub(" ", text)
     text = LINK_TARGET.sub(" ", text)
     found = []
     for math in MATH.findall(text):

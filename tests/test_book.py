@@ -32,7 +32,7 @@ def test_the_build_executes_no_notebook(built, lang):
     with open(ROOT / "_build" / "doctrees" / lang / "environment.pickle", "rb") as stream:
         env = pickle.load(stream)
     notebooks = [doc for doc in env.found_docs if str(env.doc2path(doc)).endswith(".ipynb")]
-    assert len(notebooks) == 31 + 2                       # every section, claims and errata
+    assert len(notebooks) == 32 + 2                       # every section, claims and errata
     executed = [doc for doc, data in getattr(env, "nb_metadata", {}).items() if "exec_data" in data]
     assert executed == []
 

@@ -11,6 +11,7 @@ import nbformat
 import pytest
 
 import experiment
+from measure import analysis
 from present import EDITION_LINE, LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -20,15 +21,24 @@ ALL = [ROOT / "notebooks" / lang / name for lang in LANGUAGES for name in SECTIO
       [ROOT / "book" / lang / name for lang in LANGUAGES for name in PAGES]
 
 
+#: The parameters (besides ``edition``) each kind of notebook takes, with their defaults.
+DEFAULTS_OF = {**{article: {name: experiment.DEFAULTS[name] for name in names}
+                  for article, names in experiment.PARAMETER_GROUPS.items()},
+               "ledger": {}, "measured": {"record_name": analysis.COMMITTED}}
+
+
 def rel(path):
     return str(path.relative_to(ROOT))
 
 
 def article_of(path):
     """Which article's parameters a notebook exposes: split (article 1), tp or theory; the
-    claims and errata pages ("ledger") take none but their edition."""
+    claims and errata pages ("ledger") take none but their edition; the measured section
+    ("measured", article 1's protocol executed) takes the name of a measurement record."""
     if path.parent.parent.name == "book":
         return "ledger"
+    if path.name == "split-08-executed.ipynb":
+        return "measured"
     prefix = path.name.split("-")[0]
     return prefix if prefix in ("tp", "theory") else "split"
 
@@ -49,7 +59,7 @@ def test_each_notebook_states_its_own_edition(path):
 
 
 def test_every_language_has_the_same_notebooks():
-    assert len(SECTIONS) == 10 + 12 + 9                    # articles 1, 2 and 3
+    assert len(SECTIONS) == 10 + 1 + 12 + 9   # articles 1 (and its protocol executed), 2 and 3
     for lang in LANGUAGES:
         assert sorted(p.name for p in (ROOT / "notebooks" / lang).glob("*.ipynb")) == SECTIONS
         assert sorted(p.name for p in (ROOT / "book" / lang).glob("*.ipynb")) == PAGES
@@ -69,8 +79,7 @@ def test_parameters_cell_holds_the_articles_defaults(path):
     cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
     values = {node.targets[0].id: ast.literal_eval(node.value)
               for node in ast.parse(cell.source).body}
-    names = experiment.PARAMETER_GROUPS.get(article_of(path), {})
-    assert values == {name: experiment.DEFAULTS[name] for name in names} | {"edition": path.parent.name}
+    assert values == DEFAULTS_OF[article_of(path)] | {"edition": path.parent.name}
 
 
 @pytest.mark.parametrize("path", ALL, ids=rel)

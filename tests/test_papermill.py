@@ -16,7 +16,8 @@ import experiment
 
 from kernels import AsyncPrivateSocketKernelManager
 from present import LANGUAGES, WORDS, number
-from test_notebooks import PAGES, ROOT, SECTIONS, article_of, rel
+from measure import analysis
+from test_notebooks import DEFAULTS_OF, PAGES, ROOT, SECTIONS, article_of, rel
 
 
 def run_notebook(path, tmp_path, **parameters):
@@ -32,7 +33,7 @@ ONE_EDITION_EACH = [ROOT / ("notebooks" if name in SECTIONS else "book") / LANGU
                     for i, name in enumerate(SECTIONS + PAGES)]
 #: One notebook per article, in a different edition for each check.
 PER_ARTICLE = {article: [p for p in ONE_EDITION_EACH if article_of(p) == article]
-               for article in ("split", "tp", "theory", "ledger")}
+               for article in ("split", "tp", "theory", "ledger", "measured")}
 
 
 def outputs_text(nb):
@@ -64,6 +65,8 @@ OTHER = {
                lambda lang: [f"S = {number(0.1, 6, lang)}", "N = 16"]),
     # The claims and errata pages take no parameter: run as they are, they show the ledger.
     "ledger": ({}, lambda lang: [WORDS["does not reproduce"][lang]]),
+    # The measured section shows a record; the parameter line then has the model's Q = 1.
+    "measured": ({"record_name": analysis.COMMITTED}, lambda lang: ["Q = 1", "η = "]),
 }
 INVALID = {
     "split": ({"eta": -1.0}, "eta must be eta, the local efficiency of each half: "
@@ -71,10 +74,12 @@ INVALID = {
     "tp": ({"tp_hidden": 0}, "tp_hidden must be h, the hidden size: an integer in [1, 1e6]; got 0"),
     "theory": ({"th_serial_fraction": 1.5},
                "th_serial_fraction must be S, the serial fraction: a finite real number in [0, 1]"),
+    "measured": ({"record_name": "no-such-record"},
+                 f"record_name must name a record in {analysis.RECORDS}: one of "),
 }
 #: A parameter of another article, set on each article's page.
 FOREIGN = {"split": {"tp_hidden": 4096}, "tp": {"c_ms": 1.0}, "theory": {"eta": 0.9},
-           "ledger": {"c_ms": 1.0}}
+           "ledger": {"c_ms": 1.0}, "measured": {"c_ms": 1.0}}
 
 
 @pytest.mark.parametrize("path", ONE_EDITION_EACH, ids=rel)
@@ -98,7 +103,7 @@ def test_papermill_parameters_reach_the_numbers(tmp_path):
 
 @pytest.mark.parametrize("article", INVALID)
 def test_papermill_refuses_an_invalid_parameter_clearly(article, tmp_path):
-    path = PER_ARTICLE[article][1]
+    path = PER_ARTICLE[article][1 % len(PER_ARTICLE[article])]
     parameters, message = INVALID[article]
     with pytest.raises(papermill.PapermillExecutionError) as info:
         run_notebook(path, tmp_path, **parameters)
@@ -112,7 +117,7 @@ def test_papermill_refuses_a_parameter_of_another_article(article, tmp_path):
     with pytest.raises(papermill.PapermillExecutionError) as info:
         run_notebook(PER_ARTICLE[article][-1], tmp_path, **{name: value})
     assert f"unknown parameter(s) {name}; valid names are: " in str(info.value)
-    assert ", ".join([*experiment.PARAMETER_GROUPS.get(article, []), "edition"]) in str(info.value)
+    assert ", ".join([*DEFAULTS_OF[article], "edition"]) in str(info.value)
 
 
 def test_papermill_refuses_an_unknown_parameter_name(tmp_path):
@@ -124,9 +129,9 @@ def test_papermill_refuses_an_unknown_parameter_name(tmp_path):
 
 @pytest.mark.parametrize("path, parameters, glued_name, expected", [
     # The crash the issue reported: C below H, so no η threshold exists for C (C = 0.1 < H).
-    (ROOT / "notebooks" / "zh" / "split-08-network.ipynb", {"c_ms": 0.1}, "min_eta_high", "不存在"),
+    (ROOT / "notebooks" / "zh" / "split-09-network.ipynb", {"c_ms": 0.1}, "min_eta_high", "不存在"),
     # η = 1/2: the split saves nothing, so there is no break-even C.
-    (ROOT / "notebooks" / "es" / "split-09-answer.ipynb", {"eta": 0.5}, "break_even_c_ms", "no existe"),
+    (ROOT / "notebooks" / "es" / "split-10-answer.ipynb", {"eta": 0.5}, "break_even_c_ms", "no existe"),
     # One device: no serial fraction can be inferred from the colleague's speedup.
     (ROOT / "notebooks" / "it" / "theory-04-training.ipynb", {"th_devices": 1},
      "colleague_serial_pct", "non esiste"),

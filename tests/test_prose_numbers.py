@@ -37,6 +37,8 @@ def test_every_glued_value_is_shown_and_every_shown_value_is_glued(path):
     ("$T_2 = 9.22$", ["9.22"]),
     ("float32 and T1", []),
     ("GPT-3 was trained", []),
+    ("run `make measure QUICK=1` (about 60 s)", ["60"]),
+    ("```bash\nmake measure ARGS=\"--nproc-per-node 8\"\n```\nthen 8 GPUs", ["8"]),
     ("a gap of -3 ms", ["3"]),
     ("Q = 4 transfers", ["4"]),
 ])

@@ -1,0 +1,126 @@
+"""Run article 1's measurement protocol on this machine and write a record.
+
+    python -m measure                       # two CPU ranks with gloo, the full protocol
+    python -m measure --quick --out /tmp/m  # about a minute
+    python -m measure --backend nccl --nproc-per-node 8
+
+Starts ``torchrun --standalone`` with one process per rank (``measure.worker``), waits at most
+``--timeout-s`` seconds, and prints the model's prediction against the measurement. The record
+goes to ``<out>/<name>.json``; nothing is written unless every rank finished. Across several
+nodes, start ``measure.worker`` with torchrun yourself (see the README).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+
+from measure import analysis
+
+
+def positive(kind, name: str, low: float):
+    """An argparse type: a finite number of ``kind`` no smaller than ``low``, named on error."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or value < low:
+            raise argparse.ArgumentTypeError(
+                f"{name} must be {'an integer' if kind is int else 'a number'} ≥ {low}; got {text!r}")
+        return value
+    return parse
+
+
+def record_name(text: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", text):
+        raise argparse.ArgumentTypeError(
+            f"--name must be letters, digits, '.', '_' or '-' (a file name); got {text!r}")
+    return text
+
+
+def arguments(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m measure", description=__doc__.split("\n")[0],
+                                     epilog="The record is described in measure/analysis.py.")
+    parser.add_argument("--out", type=pathlib.Path, default=analysis.RECORDS,
+                        help="folder for the record (default: data/measurements)")
+    parser.add_argument("--name", type=record_name,
+                        help="record name (default: <device>-<backend>-<ranks>x<threads>)")
+    parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
+    parser.add_argument("--backend", default="gloo", choices=("gloo", "nccl"),
+                        help="gloo for CPU processes, nccl for GPUs (default: gloo)")
+    parser.add_argument("--nproc-per-node", type=positive(int, "--nproc-per-node", 2), default=2,
+                        help="ranks on this machine, at least 2 (default: 2)")
+    parser.add_argument("--threads-per-rank", type=positive(int, "--threads-per-rank", 1),
+                        default=1, help="CPU threads per rank and for the baseline (default: 1)")
+    parser.add_argument("--timeout-s", type=positive(float, "--timeout-s", 1), default=900.0,
+                        help="give up after this many seconds (default: 900)")
+    parser.add_argument("--inject-fault", choices=("crash", "stall"), help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = arguments(argv)
+    try:
+        import torch  # noqa: F401  (only to say clearly when it is missing)
+    except ModuleNotFoundError:
+        print("measure: torch is not installed; run `make measure` (it installs "
+              "requirements-measure.txt) or `pip install -r requirements-measure.txt`",
+              file=sys.stderr)
+        return 2
+    device = "cuda" if args.backend == "nccl" else "cpu"
+    name = args.name or f"{device}-{args.backend}-{args.nproc_per_node}x{args.threads_per_rank}"
+    target = args.out / f"{name}.json"
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone",
+               f"--nproc-per-node={args.nproc_per_node}", "-m", "measure.worker",
+               "--out", str(target), "--backend", args.backend,
+               "--threads-per-rank", str(args.threads_per_rank),
+               "--timeout-s", str(max(1.0, args.timeout_s / 2))]
+    command += ["--quick"] if args.quick else []
+    command += ["--inject-fault", args.inject_fault] if args.inject_fault else []
+    threads = str(args.threads_per_rank)
+    env = {**os.environ, "OMP_NUM_THREADS": threads, "MKL_NUM_THREADS": threads,
+           "PYTHONPATH": os.pathsep.join([str(analysis.ROOT), os.environ.get("PYTHONPATH", "")])}
+    before = target.stat().st_mtime_ns if target.exists() else None
+    print(f"measure: {args.nproc_per_node} ranks, {args.backend}, {threads} thread(s) per rank"
+          f"{', quick' if args.quick else ''} -> {target}", flush=True)
+    process = subprocess.Popen(command, env=env, start_new_session=True)
+    try:
+        code = process.wait(timeout=args.timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        print(f"measure: timed out after {args.timeout_s:g} s (--timeout-s); every rank was "
+              f"stopped and no record was written to {target}", file=sys.stderr)
+        return 1
+    written = target.exists() and target.stat().st_mtime_ns != before
+    if code != 0 or not written:
+        print(f"measure: a rank failed (torchrun exit code {code}; its error is above); "
+              f"no record was written to {target}", file=sys.stderr)
+        return 1
+    report(analysis.load(name, args.out))
+    return 0
+
+
+def report(record: dict) -> None:
+    """Print the model's prediction against the measurement, one line per quantity."""
+    comparison = analysis.compare(record)
+    fit = record["allreduce"]["fit"]
+    print(f"fit: ℓ = {fit['ell_ms']:.4f} ms, B = {fit['bandwidth_bytes_per_s'] / 1e9:.3f} GB/s "
+          f"(R² = {fit['r2']:.4f}); η = {record['main']['eta']:.3f}")
+    for key in ("one_ms", "two_ms", "speedup", "break_even_c_ms"):
+        row = comparison[key]
+        error = comparison["relative_error"][key]
+        shown = "—" if row["predicted"] is None or row["measured"] is None else (
+            f"predicted {row['predicted']:.4g}, measured {row['measured']:.4g}, "
+            f"error {100 * error:+.1f} %")
+        print(f"{key}: {shown}" + (f" ({row['reason']})" if row.get("reason") else ""))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,269 @@
+"""What a measurement record means: statistics, the α–β fit, the break-even crossing, the
+record's schema, and the model's prediction for the measured machine.
+
+Pure Python and ``experiment``; no torch. The notebooks import this module to show the
+committed record, so a reader who only builds the book never needs torch. The timings
+themselves are taken by ``measure.worker`` under torch.distributed.
+
+All times are in milliseconds, sizes in bytes, bandwidths in bytes per second.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import pathlib
+import statistics
+import tempfile
+
+import experiment
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "data" / "measurements"
+#: The record from this project's machine that the book shows.
+COMMITTED = "cpu-gloo-2x1"
+SCHEMA = "measure/1"
+#: Statistics of one timed quantity, in ms (``n`` is the number of steady repetitions).
+STATISTICS = ("median_ms", "p10_ms", "p90_ms", "mean_ms", "max_ms", "n")
+#: The timed quantities of the main run, with what each one is.
+QUANTITIES = {
+    "s": "S: the indivisible part (x · W, whole on every rank)",
+    "c": "C: the divisible part ReLU(x · A) · B on one rank",
+    "half": "one half ReLU(x · A_i) · B_i, both ranks at once (the slower rank per repetition)",
+    "one": "T1 end to end on one rank: S, then C",
+    "two": "T2 end to end on all ranks: S, a half, and the all-reduce of the partial outputs",
+}
+
+
+def percentile(sorted_ms: list, fraction: float) -> float:
+    """The ``fraction`` quantile of sorted samples, linearly interpolated (numpy's default)."""
+    position = fraction * (len(sorted_ms) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(sorted_ms) - 1)
+    return sorted_ms[low] + (position - low) * (sorted_ms[high] - sorted_ms[low])
+
+
+def summary(samples_ms: list) -> dict:
+    """Median, 10th and 90th percentiles, mean and maximum of steady repetitions, in ms.
+
+    The mean and the median answer different questions: a long tail moves the mean and the
+    p90 but not the median, which is why all of them are kept."""
+    if not samples_ms:
+        raise ValueError("summary needs at least one sample")
+    ordered = sorted(samples_ms)
+    return {"median_ms": statistics.median(ordered), "p10_ms": percentile(ordered, 0.1),
+            "p90_ms": percentile(ordered, 0.9), "mean_ms": statistics.fmean(ordered),
+            "max_ms": ordered[-1], "n": len(ordered)}
+
+
+def fit_hockney(sizes_bytes: list, times_ms: list) -> dict:
+    """Hockney's α–β model t(V) = ℓ + V/B fitted to all-reduce times by least squares.
+
+    ``sizes_bytes`` are the message sizes V (the bytes of the tensor each rank reduces), so B
+    is the article's bandwidth in Q(ℓ + V/B). Both ℓ ≥ 0 and B > 0 are required: if the free
+    fit gives a negative intercept, the line through the origin is fitted instead (the
+    least-squares solution under ℓ ≥ 0). ``r2`` is the fraction of variance explained.
+    """
+    if len(sizes_bytes) != len(times_ms) or len(sizes_bytes) < 2:
+        raise ValueError("fit_hockney needs at least two (size, time) pairs of equal length")
+    n = len(sizes_bytes)
+    mean_v = sum(sizes_bytes) / n
+    mean_t = sum(times_ms) / n
+    sxx = sum((v - mean_v) ** 2 for v in sizes_bytes)
+    if sxx == 0:
+        raise ValueError("fit_hockney needs at least two different message sizes")
+    slope = sum((v - mean_v) * (t - mean_t) for v, t in zip(sizes_bytes, times_ms)) / sxx
+    intercept = mean_t - slope * mean_v
+    if intercept < 0:
+        intercept = 0.0
+        slope = (sum(v * t for v, t in zip(sizes_bytes, times_ms))
+                 / sum(v * v for v in sizes_bytes))
+    if slope <= 0:
+        raise ValueError("all-reduce times do not grow with the message size; "
+                         "no bandwidth can be fitted (too few or too noisy repetitions?)")
+    residual = sum((t - intercept - slope * v) ** 2 for v, t in zip(sizes_bytes, times_ms))
+    total = sum((t - mean_t) ** 2 for t in times_ms)
+    return {"ell_ms": intercept, "bandwidth_bytes_per_s": 1000.0 / slope,
+            "r2": 1 - residual / total if total > 0 else 1.0}
+
+
+def crossing(c_ms: list, speedup: list) -> dict:
+    """Where a measured speedup first rises through 1 as C grows, by linear interpolation
+    between the two neighbouring points; ``None`` with a reason when it never crosses."""
+    points = sorted(zip(c_ms, speedup))
+    for (c0, s0), (c1, s1) in zip(points, points[1:]):
+        if s0 < 1 <= s1:
+            return {"c_ms": c0 + (1 - s0) * (c1 - c0) / (s1 - s0), "reason": None}
+    if points and all(s >= 1 for _, s in points):
+        return {"c_ms": None, "reason": "the split is faster at every C measured"}
+    return {"c_ms": None, "reason": "the split is slower at every C measured"}
+
+
+def compare(record: dict) -> dict:
+    """The article's model with the measured S, C, η and the fitted ℓ and B, set against the
+    measured T₂, speedup and break-even C, each with the relative error
+    (predicted − measured)/measured.
+
+    The model is ``experiment.run()`` (one all-reduce per step, so Q = 1, and V the bytes of
+    the partial output). A measured η above 1 (a superlinear split, e.g. from caches) lies
+    outside the model's range; the prediction then uses η = 1 and says so.
+    """
+    main = record["main"]
+    fit = record["allreduce"]["fit"]
+    eta = main["eta"]
+    eta_used = min(eta, 1.0)
+    results = experiment.run(s_ms=main["s"]["median_ms"], c_ms=main["c"]["median_ms"],
+                             eta=eta_used, q=1, ell_ms=fit["ell_ms"],
+                             v_bytes=main["v_bytes"],
+                             b_bytes_per_s=fit["bandwidth_bytes_per_s"])
+    measured_two = main["two"]["median_ms"]
+    measured_speedup = main["one"]["median_ms"] / measured_two
+    predicted_c = results["break_even"]["c_ms"]
+    measured_c = record["c_sweep"]["crossing"]["c_ms"]
+    return {
+        "eta_used": eta_used,
+        "eta_note": None if eta_used == eta else "measured η > 1 (superlinear); the model uses η = 1",
+        "parameters": results["parameters"],
+        "comm_ms": results["ledger"]["comm_ms"],
+        "two_ms": {"predicted": results["ledger"]["two_ms"], "measured": measured_two},
+        "one_ms": {"predicted": results["ledger"]["one_ms"], "measured": main["one"]["median_ms"]},
+        "speedup": {"predicted": results["ledger"]["speedup"], "measured": measured_speedup},
+        "break_even_c_ms": {"predicted": predicted_c, "measured": measured_c,
+                            "reason": results["break_even"]["reason"]
+                            or record["c_sweep"]["crossing"]["reason"]},
+        "relative_error": {
+            "two_ms": relative_error(results["ledger"]["two_ms"], measured_two),
+            "one_ms": relative_error(results["ledger"]["one_ms"], main["one"]["median_ms"]),
+            "speedup": relative_error(results["ledger"]["speedup"], measured_speedup),
+            "break_even_c_ms": (relative_error(predicted_c, measured_c)
+                                if predicted_c is not None and measured_c is not None else None),
+        },
+        "results": results,
+    }
+
+
+def relative_error(predicted: float, measured: float) -> float:
+    """(predicted − measured)/measured: positive when the model overestimates."""
+    return (predicted - measured) / measured
+
+
+def model_speedup(record: dict, c_ms: float, eta: float) -> float:
+    """The model's T₁/T₂ at divisible time ``c_ms`` on the measured machine (S, ℓ, B, V)."""
+    main, fit = record["main"], record["allreduce"]["fit"]
+    ledger = experiment.run(s_ms=main["s"]["median_ms"], c_ms=c_ms, eta=eta, q=1,
+                            ell_ms=fit["ell_ms"], v_bytes=main["v_bytes"],
+                            b_bytes_per_s=fit["bandwidth_bytes_per_s"])["ledger"]
+    return ledger["speedup"]
+
+
+def figure_data(record: dict, points: int = 61) -> dict:
+    """What the measurement figure draws (``experiment.figure_measured``): the all-reduce
+    medians with their p10–p90 spread and the fitted line; the measured speedups over C; the
+    model's speedup on a log grid of C with the main run's η, and at each measured point
+    with that point's own η; the model's break-even C and the measured crossing."""
+    allreduce, sweep = record["allreduce"], record["c_sweep"]
+    fit = allreduce["fit"]
+    comparison = compare(record)
+    low, high = min(sweep["c_ms"]), max(sweep["c_ms"])
+    grid = [low * (high / low) ** (i / (points - 1)) for i in range(points)]
+    return {
+        "allreduce": {"sizes_bytes": allreduce["sizes_bytes"], "median_ms": allreduce["median_ms"],
+                      "p10_ms": allreduce["p10_ms"], "p90_ms": allreduce["p90_ms"],
+                      "fit_ms": [fit["ell_ms"] + 1000.0 * v / fit["bandwidth_bytes_per_s"]
+                                 for v in allreduce["sizes_bytes"]],
+                      "step_v_bytes": record["main"]["v_bytes"]},
+        "speedup": {"c_ms": sweep["c_ms"], "measured": sweep["speedup"],
+                    "model_own_eta": [model_speedup(record, c, min(eta, 1.0))
+                                      for c, eta in zip(sweep["c_ms"], sweep["eta"])],
+                    "grid_c_ms": grid,
+                    "model": [model_speedup(record, c, comparison["eta_used"]) for c in grid],
+                    "eta": comparison["eta_used"],
+                    "break_even_c_ms": comparison["break_even_c_ms"]},
+    }
+
+
+# ---- the record ---------------------------------------------------------------------------
+
+SWEEP_LISTS = ("hidden", "c_ms", "half_ms", "one_ms", "two_ms", "eta", "speedup")
+ENVIRONMENT_KEYS = ("host", "device", "device_name", "cores_visible", "threads_per_rank",
+                    "backend", "world_size", "nodes", "torch_version", "python_version",
+                    "platform", "date")
+
+
+def check_record(record: dict) -> dict:
+    """Raise ValueError naming the first missing or malformed field; return the record.
+
+    The schema: the environment (``ENVIRONMENT_KEYS``); the protocol (warm-up and steady
+    repetitions, shapes, dtype); the main run (``QUANTITIES``, each a ``summary``, with η and
+    the message size); the all-reduce sweep and its fit; the C sweep and its crossing. Every
+    number is finite."""
+    def need(mapping, key, where):
+        if not isinstance(mapping, dict) or key not in mapping:
+            raise ValueError(f"measurement record: {where}.{key} is missing")
+        return mapping[key]
+
+    if need(record, "schema", "record") != SCHEMA:
+        raise ValueError(f"measurement record: schema must be {SCHEMA!r}; got {record['schema']!r}")
+    environment = need(record, "environment", "record")
+    for key in ENVIRONMENT_KEYS:
+        need(environment, key, "environment")
+    protocol = need(record, "protocol", "record")
+    for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline"):
+        need(protocol, key, "protocol")
+    main = need(record, "main", "record")
+    for quantity in QUANTITIES:
+        stats = need(main, quantity, "main")
+        for key in STATISTICS:
+            need(stats, key, f"main.{quantity}")
+    for key in ("eta", "v_bytes", "max_abs_difference"):
+        need(main, key, "main")
+    trace = need(record, "trace", "record")
+    for key in ("s_ms", "half_ms", "allreduce_ms"):
+        if len(need(trace, key, "trace")) != environment["world_size"]:
+            raise ValueError(f"measurement record: trace.{key} needs one value per rank")
+    allreduce = need(record, "allreduce", "record")
+    for key in ("sizes_bytes", "inner", "median_ms", "p10_ms", "p90_ms", "ring_factor", "fit"):
+        need(allreduce, key, "allreduce")
+    for key in ("ell_ms", "bandwidth_bytes_per_s", "r2"):
+        need(allreduce["fit"], key, "allreduce.fit")
+    sweep = need(record, "c_sweep", "record")
+    for key in (*SWEEP_LISTS, "crossing"):
+        need(sweep, key, "c_sweep")
+    if len({len(sweep[k]) for k in SWEEP_LISTS}) != 1:
+        raise ValueError("measurement record: the c_sweep lists differ in length")
+    if len(allreduce["sizes_bytes"]) != len(allreduce["median_ms"]):
+        raise ValueError("measurement record: the allreduce lists differ in length")
+    try:
+        json.dumps(record, allow_nan=False)   # finite numbers only (strict JSON)
+    except ValueError:
+        raise ValueError("measurement record: a number is not finite (NaN or infinity)") from None
+    return record
+
+
+def load(name: str = COMMITTED, directory: pathlib.Path = RECORDS) -> dict:
+    """A measurement record by name (``data/measurements/<name>.json``), checked; a name with
+    no record is refused with the names that exist."""
+    path = pathlib.Path(directory) / f"{name}.json"
+    if not isinstance(name, str) or "/" in name or not path.is_file():
+        known = sorted(p.stem for p in pathlib.Path(directory).glob("*.json"))
+        raise ValueError(f"record_name must name a record in {directory}: one of "
+                         f"{', '.join(known) or 'none yet (run `make measure`)'}; got {name!r}")
+    return check_record(json.loads(path.read_text("utf-8")))
+
+
+def write_record(path: pathlib.Path, record: dict) -> None:
+    """Check the record and write it as strict, sorted JSON, atomically: a temporary file in
+    the same folder is renamed over ``path``, so a crash never leaves half a record."""
+    text = json.dumps(check_record(record), indent=1, sort_keys=True, allow_nan=False) + "\n"
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(temporary, 0o644)   # mkstemp makes it private; a record is for reading
+        os.replace(temporary, path)
+    except BaseException:
+        pathlib.Path(temporary).unlink(missing_ok=True)
+        raise
+

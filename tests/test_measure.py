@@ -1,0 +1,250 @@
+"""The measurement (measure/): its statistics and fit against independent arithmetic, the
+record's schema, the committed record and the words the book says about it, and the run
+itself on two ranks: a quick run writes a valid record; a crashed or stalled rank ends the run
+with a clear message and no record.
+
+The runs need torch (``make measure`` installs requirements-measure.txt). Without it they are
+skipped, unless MEASURE_REQUIRED=1 (set by .ci/run, which installs torch first): then a
+missing torch fails them, so the gate never passes by skipping.
+"""
+import copy
+import json
+import math
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+import experiment
+from measure import analysis
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+RECORD = analysis.load()
+
+
+# ---- statistics, fit and crossing, against independent arithmetic ---------------------------
+
+def test_summary_matches_numpy():
+    samples = [5.0, 1.0, 4.0, 2.0, 3.0, 10.0, 6.0, 7.0, 9.0, 8.0, 30.0]
+    stats = analysis.summary(samples)
+    assert stats["median_ms"] == numpy.median(samples) == 6.0
+    assert stats["p10_ms"] == pytest.approx(numpy.percentile(samples, 10))
+    assert stats["p90_ms"] == pytest.approx(numpy.percentile(samples, 90))
+    assert stats["mean_ms"] == pytest.approx(85 / 11)     # the tail of 30 lifts the mean only
+    assert stats["max_ms"] == 30.0 and stats["n"] == 11
+
+
+@pytest.mark.parametrize("ell_ms, bandwidth", [(0.05, 1e10), (1.5, 1.3e9), (0.0, 2e11)])
+def test_the_fit_recovers_known_latency_and_bandwidth(ell_ms, bandwidth):
+    """Synthetic timings t = ℓ + V/B with a ±1 % alternating disturbance: the fit finds ℓ
+    and B again within the disturbance."""
+    sizes = [2 ** k for k in range(10, 25, 2)]
+    times = [(ell_ms + 1000 * v / bandwidth) * (1.01 if i % 2 else 0.99)
+             for i, v in enumerate(sizes)]
+    fit = analysis.fit_hockney(sizes, times)
+    assert fit["bandwidth_bytes_per_s"] == pytest.approx(bandwidth, rel=0.02)
+    assert fit["ell_ms"] == pytest.approx(ell_ms, abs=0.02 * ell_ms + 1e-3)
+    assert 0.99 < fit["r2"] <= 1
+
+
+def test_the_fit_never_returns_a_negative_latency():
+    """Times through the origin, pushed down at small sizes: the free line would cross below
+    zero; the fit then keeps ℓ = 0 and fits the slope through the origin."""
+    sizes = [1e3, 1e4, 1e5, 1e6]
+    times = [0.0, 0.005, 0.1, 1.0]
+    free_intercept = numpy.polyfit(sizes, times, 1)[1]
+    assert free_intercept < 0
+    fit = analysis.fit_hockney(sizes, times)
+    slope = sum(v * t for v, t in zip(sizes, times)) / sum(v * v for v in sizes)
+    assert fit["ell_ms"] == 0 and fit["bandwidth_bytes_per_s"] == pytest.approx(1000 / slope)
+
+
+@pytest.mark.parametrize("sizes, times", [([1e3], [1.0]), ([1e3, 1e3], [1.0, 2.0]),
+                                          ([1e3, 1e6], [2.0, 1.0])])
+def test_the_fit_refuses_what_cannot_be_fitted(sizes, times):
+    with pytest.raises(ValueError, match="fit_hockney|bandwidth"):
+        analysis.fit_hockney(sizes, times)
+
+
+def test_the_crossing_is_interpolated_between_its_neighbours():
+    # Speedup 0.5 at C = 1 and 1.5 at C = 3: by hand it reaches 1 halfway, at C = 2.
+    assert analysis.crossing([3.0, 1.0, 5.0], [1.5, 0.5, 2.0]) == {"c_ms": 2.0, "reason": None}
+    assert analysis.crossing([1.0, 2.0], [0.5, 0.9])["c_ms"] is None
+    assert "slower at every C" in analysis.crossing([1.0, 2.0], [0.5, 0.9])["reason"]
+    assert "faster at every C" in analysis.crossing([1.0, 2.0], [1.1, 1.2])["reason"]
+
+
+# ---- the record -------------------------------------------------------------------------------
+
+def test_the_committed_record_is_this_machines_two_rank_gloo_run():
+    env = RECORD["environment"]
+    assert (env["backend"], env["world_size"], env["threads_per_rank"], env["device"]) == \
+        ("gloo", 2, 1, "cpu")
+    assert RECORD["protocol"]["quick"] is False
+    assert RECORD["allreduce"]["ring_factor"] == 2 * (2 - 1) / 2
+    # η is C over twice the half, by the record's own medians.
+    assert RECORD["main"]["eta"] == pytest.approx(
+        RECORD["main"]["c"]["median_ms"] / (2 * RECORD["main"]["half"]["median_ms"]))
+    # The message is one partial output: rows × d_out float32 values.
+    shapes = RECORD["protocol"]["shapes"]
+    assert RECORD["main"]["v_bytes"] == shapes["rows"] * shapes["d_out"] * 4
+
+
+@pytest.mark.parametrize("path, broken", [
+    (("environment", "torch_version"), None),
+    (("main", "two", "p90_ms"), None),
+    (("allreduce", "fit", "ell_ms"), None),
+    (("c_sweep", "crossing"), None),
+    (("trace", "allreduce_ms"), [1.0]),             # one value for two ranks
+    (("c_sweep", "eta"), [0.5]),                    # a list shorter than the others
+    (("main", "s", "median_ms"), float("nan")),     # not strict JSON
+    (("schema",), "measure/0"),
+])
+def test_a_malformed_record_is_refused_by_name(path, broken):
+    record = copy.deepcopy(RECORD)
+    *parents, last = path
+    holder = record
+    for key in parents:
+        holder = holder[key]
+    if broken is None:
+        del holder[last]
+    else:
+        holder[last] = broken
+    with pytest.raises(ValueError) as info:
+        analysis.check_record(record)
+    assert f"{last}" in str(info.value) or "not finite" in str(info.value) \
+        or "differ in length" in str(info.value)
+
+
+def test_a_record_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    target = tmp_path / "r.json"
+    analysis.write_record(target, RECORD)
+    assert analysis.load("r", tmp_path) == RECORD
+    before = target.read_bytes()
+
+    def failing_replace(src, dst):
+        raise OSError("disk full")
+    monkeypatch.setattr(os, "replace", failing_replace)
+    changed = copy.deepcopy(RECORD)
+    changed["main"]["eta"] = 0.5
+    with pytest.raises(OSError):
+        analysis.write_record(target, changed)
+    assert target.read_bytes() == before and sorted(tmp_path.iterdir()) == [target]
+
+
+def test_an_unknown_record_name_is_refused_with_the_names_that_exist():
+    with pytest.raises(ValueError, match=f"record_name must name a record in .*: one of "
+                                         f".*{analysis.COMMITTED}.*; got 'nope'"):
+        analysis.load("nope")
+
+
+# ---- the prediction and the words of the measured section ---------------------------------------
+
+def test_the_prediction_is_the_ledger_by_hand():
+    """T₂ = S + C/(2η) + Q(ℓ + V/B) with Q = 1, from the record's own values."""
+    main, fit = RECORD["main"], RECORD["allreduce"]["fit"]
+    eta = min(main["eta"], 1.0)
+    comm = fit["ell_ms"] + 1000 * main["v_bytes"] / fit["bandwidth_bytes_per_s"]
+    two = main["s"]["median_ms"] + main["c"]["median_ms"] / (2 * eta) + comm
+    comparison = analysis.compare(RECORD)
+    assert comparison["two_ms"]["predicted"] == pytest.approx(two)
+    assert comparison["break_even_c_ms"]["predicted"] == pytest.approx(comm / (1 - 1 / (2 * eta)))
+    assert comparison["relative_error"]["two_ms"] == pytest.approx(
+        (two - main["two"]["median_ms"]) / main["two"]["median_ms"])
+
+
+def test_what_the_measured_section_says_holds_for_the_committed_record():
+    """Words are claims: each sentence of split-08 that compares two numbers of the record,
+    checked here, so a new record that contradicts the prose fails until the prose is
+    reviewed."""
+    main, fit, sweep = RECORD["main"], RECORD["allreduce"]["fit"], RECORD["c_sweep"]
+    comparison = analysis.compare(RECORD)
+    # "the mean lies above the median" (the tail of T₂)
+    assert main["two"]["mean_ms"] > main["two"]["median_ms"]
+    # "a rounding difference of single precision"
+    assert main["max_abs_difference"] < 1e-4
+    # "C is milliseconds, not microseconds" (the issue's sizing)
+    assert main["c"]["median_ms"] > 1
+    # "start-up cost ... larger and its bandwidth ... smaller" than the article's assumptions
+    assert fit["ell_ms"] > experiment.DEFAULTS["ell_ms"]
+    assert fit["bandwidth_bytes_per_s"] < experiment.DEFAULTS["b_bytes_per_s"]
+    # "the predicted speedup is higher than the measured"
+    assert comparison["speedup"]["predicted"] > comparison["speedup"]["measured"]
+    # "inside the step the all-reduce took up to X ms, more than the fitted line's H"
+    assert max(RECORD["trace"]["allreduce_ms"]) > comparison["comm_ms"]
+    # "η falls to η_min", below the main run's
+    assert min(sweep["eta"]) < main["eta"]
+    # "the measured speedup crosses 1 only at C ≈ …": above the model's C* ("too early")
+    assert comparison["break_even_c_ms"]["measured"] > comparison["break_even_c_ms"]["predicted"]
+    # "there is a C below which splitting does not pay and above which it does"
+    assert sweep["speedup"][sweep["c_ms"].index(min(sweep["c_ms"]))] < 1
+    assert sweep["speedup"][sweep["c_ms"].index(max(sweep["c_ms"]))] > 1
+
+
+def test_no_notebook_measures():
+    """The book shows the committed record: no notebook imports torch or the worker."""
+    for path in (ROOT / "notebooks").glob("*/*.ipynb"):
+        for cell in json.loads(path.read_text("utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                source = "".join(cell["source"])
+                assert not re.search(r"^\s*(import|from) (torch|measure\.worker|measure import worker)",
+                                     source, re.MULTILINE), path
+
+
+# ---- the run on two ranks -----------------------------------------------------------------------
+
+def need_torch():
+    try:
+        import torch  # noqa: F401
+    except ModuleNotFoundError:
+        if os.environ.get("MEASURE_REQUIRED") == "1":
+            pytest.fail("torch is missing but MEASURE_REQUIRED=1: run `make measure QUICK=1`")
+        pytest.skip("torch is not installed (make measure installs it)")
+
+
+def launch(tmp_path, *arguments, timeout=300):
+    return subprocess.run([sys.executable, "-m", "measure", "--out", str(tmp_path), *arguments],
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_quick_run_on_two_ranks_writes_a_valid_record(tmp_path):
+    need_torch()
+    result = launch(tmp_path, "--quick", "--name", "quick")
+    assert result.returncode == 0, result.stderr[-3000:]
+    record = analysis.load("quick", tmp_path)
+    env = record["environment"]
+    assert (env["world_size"], env["backend"], env["threads_per_rank"]) == (2, "gloo", 1)
+    assert record["protocol"]["quick"] is True
+    assert len(record["trace"]["half_ms"]) == 2
+    assert "speedup: predicted" in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["quick.json"]
+
+
+@pytest.mark.parametrize("fault, message", [("crash", "a rank failed"),
+                                            ("stall", "timed out|a rank failed")])
+def test_a_failed_or_stalled_rank_ends_the_run_without_a_record(tmp_path, fault, message):
+    need_torch()
+    result = launch(tmp_path, "--quick", "--name", "x", "--inject-fault", fault,
+                    "--timeout-s", "8")
+    assert result.returncode == 1
+    assert any(line.startswith("measure: ") and re.search(message, line)
+               for line in result.stderr.splitlines()), result.stderr[-2000:]
+    assert "no record was written" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--nproc-per-node", "1"], "--nproc-per-node must be an integer ≥ 2; got '1'"),
+    (["--threads-per-rank", "0"], "--threads-per-rank must be an integer ≥ 1; got '0'"),
+    (["--timeout-s", "nan"], "--timeout-s must be a number ≥ 1; got 'nan'"),
+    (["--name", "../x"], "--name must be letters, digits"),
+    (["--backend", "mpi"], "invalid choice: 'mpi'"),
+])
+def test_the_launcher_refuses_bad_arguments_by_name(tmp_path, arguments, message):
+    result = launch(tmp_path, *arguments)
+    assert result.returncode == 2 and message in result.stderr
+    assert list(tmp_path.iterdir()) == []
