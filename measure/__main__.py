@@ -93,8 +93,7 @@ def main(argv=None) -> int:
     try:
         code = process.wait(timeout=args.timeout_s)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        stop(process)
         print(f"measure: timed out after {args.timeout_s:g} s (--timeout-s); every rank was "
               f"stopped and no record was written to {target}", file=sys.stderr)
         return 1
@@ -105,6 +104,18 @@ def main(argv=None) -> int:
         return 1
     report(analysis.load(name, args.out))
     return 0
+
+
+def stop(process: subprocess.Popen, grace_s: float = 10.0) -> None:
+    """End torchrun and every rank: SIGTERM first, which torchrun passes on to the ranks it
+    started (they run in sessions of their own, out of reach of a signal to its group), then
+    SIGKILL to whatever is left of its group after ``grace_s`` seconds."""
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def report(record: dict) -> None:

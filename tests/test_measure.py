@@ -207,34 +207,63 @@ def need_torch():
 
 
 def launch(tmp_path, *arguments, timeout=300):
-    return subprocess.run([sys.executable, "-m", "measure", "--out", str(tmp_path), *arguments],
-                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    """Run ``python -m measure`` with its records in ``tmp_path/records``. Its output goes to
+    files, not pipes, so the call returns when the launcher itself ends, even if a rank it
+    started were still running (which the fault test must be able to see)."""
+    records = tmp_path / "records"
+    with open(tmp_path / "stdout.txt", "w+") as out, open(tmp_path / "stderr.txt", "w+") as err:
+        code = subprocess.run([sys.executable, "-m", "measure", "--out", str(records), *arguments],
+                              cwd=ROOT, stdout=out, stderr=err, timeout=timeout).returncode
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(arguments, code, out.read(), err.read())
+
+
+def written(tmp_path) -> list:
+    """The files a run left in its records folder (none if it never made the folder)."""
+    records = tmp_path / "records"
+    return sorted(p.name for p in records.iterdir()) if records.exists() else []
 
 
 def test_a_quick_run_on_two_ranks_writes_a_valid_record(tmp_path):
     need_torch()
     result = launch(tmp_path, "--quick", "--name", "quick")
     assert result.returncode == 0, result.stderr[-3000:]
-    record = analysis.load("quick", tmp_path)
+    record = analysis.load("quick", tmp_path / "records")
     env = record["environment"]
     assert (env["world_size"], env["backend"], env["threads_per_rank"]) == (2, "gloo", 1)
     assert record["protocol"]["quick"] is True
     assert len(record["trace"]["half_ms"]) == 2
     assert "speedup: predicted" in result.stdout
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["quick.json"]
+    assert written(tmp_path) == ["quick.json"]
 
 
-@pytest.mark.parametrize("fault, message", [("crash", "a rank failed"),
-                                            ("stall", "timed out|a rank failed")])
-def test_a_failed_or_stalled_rank_ends_the_run_without_a_record(tmp_path, fault, message):
+@pytest.mark.parametrize("fault, timeout_s, message", [
+    ("crash", "120", "a rank failed"),            # ends long before the timeout
+    ("stall", "8", "timed out|a rank failed"),    # the launcher's or gloo's timeout ends it
+])
+def test_a_failed_or_stalled_rank_ends_the_run_without_a_record(tmp_path, fault, timeout_s, message):
     need_torch()
     result = launch(tmp_path, "--quick", "--name", "x", "--inject-fault", fault,
-                    "--timeout-s", "8")
+                    "--timeout-s", timeout_s)
     assert result.returncode == 1
     assert any(line.startswith("measure: ") and re.search(message, line)
                for line in result.stderr.splitlines()), result.stderr[-2000:]
     assert "no record was written" in result.stderr
-    assert list(tmp_path.iterdir()) == []
+    assert written(tmp_path) == []
+    assert processes_mentioning(str(tmp_path)) == [], "a rank outlived the run"
+
+
+def processes_mentioning(text: str) -> list:
+    """The ids of running processes whose command line contains ``text`` (Linux /proc)."""
+    found = []
+    for cmdline in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if text in cmdline.read_bytes().decode(errors="replace"):
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            pass
+    return found
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -247,4 +276,4 @@ def test_a_failed_or_stalled_rank_ends_the_run_without_a_record(tmp_path, fault,
 def test_the_launcher_refuses_bad_arguments_by_name(tmp_path, arguments, message):
     result = launch(tmp_path, *arguments)
     assert result.returncode == 2 and message in result.stderr
-    assert list(tmp_path.iterdir()) == []
+    assert written(tmp_path) == []
