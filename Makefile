@@ -34,7 +34,7 @@ book: $(READY)
 ## read in a browser; two workers each, no timing
 test: $(READY)
 	$(BIN)/python -m pytest tests -n 2 --dist load
-	$(BIN)/python -m pytest --nbval notebooks book -n 2 --dist loadfile -p no:cacheprovider
+	$(BIN)/python -m pytest --nbval notebooks book -n 3 --dist loadfile -p no:cacheprovider
 
 ## data: regenerate data/ (canonical JSON and SVG figures) from experiment.py
 data: $(READY)

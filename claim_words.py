@@ -193,6 +193,18 @@ CLAIM_TEXT = {
         "it": "All’interno del nodo, la banda NVLink arriva a 600 GB/s",
         "en": "Within a node, NVLink bandwidth reaches 600 GB/s",
     },
+    "all_gather_before_residual": {
+        "zh": "在残差连接和 Dropout 之前用 All-Gather",
+        "es": "Antes de la conexión residual y del dropout se usa un all-gather",
+        "it": "Prima della connessione residua e del dropout serve un all-gather",
+        "en": "An all-gather is used before the residual connection and dropout",
+    },
+    "anecdote_fits_without_pp": {
+        "zh": "某团队训练 175B 参数模型，改为 TP=8（单节点）+ DP=64，不用流水线并行",
+        "es": "Un equipo entrena un modelo de 175B parámetros con TP=8 (un nodo) + DP=64, sin paralelismo de canalización",
+        "it": "Un team addestra un modello da 175B parametri con TP=8 (un nodo) + DP=64, senza parallelismo a pipeline",
+        "en": "A team trains a 175B-parameter model with TP=8 (one node) + DP=64 and no pipeline parallelism",
+    },
     "utilisation_tp32": {
         "zh": "误把 TP 拉到 32，μ 会跌到三成以下",
         "es": "Si se sube TP a 32 por error, μ cae por debajo del 30\u202f%",
@@ -642,6 +654,18 @@ CLAIM_TEXT = {
 #: ledger. Every qualitative claim (a sentence decided by a quantity, ``relation`` in
 #: model/claims.py) has one; numeric errata are explained on the errata page.
 CLAIM_REASON = {
+    "all_gather_before_residual": {
+        "zh": "在 Megatron-LM 中，Dropout 和残差相加之前的集合通信是全归约；采用序列并行时则是 Reduce-Scatter（Korthikanti 等，2022）。全收集出现在 LayerNorm 之后、下一次按列切分的矩阵乘法之前。",
+        "es": "En Megatron-LM, la colectiva previa al dropout y a la suma residual es un all-reduce, o un reduce-scatter con paralelismo de secuencia (Korthikanti et al., 2022); el all-gather va después de LayerNorm, antes de la siguiente multiplicación repartida por columnas.",
+        "it": "In Megatron-LM la collettiva che precede il dropout e la somma residua è un all-reduce, o un reduce-scatter con il parallelismo di sequenza (Korthikanti et al., 2022); l'all-gather viene dopo LayerNorm, prima della successiva moltiplicazione divisa per colonne.",
+        "en": "In Megatron-LM the collective before dropout and the residual addition is an all-reduce, or a reduce-scatter with sequence parallelism (Korthikanti et al., 2022); the all-gather comes after LayerNorm, before the next column-split matrix multiplication.",
+    },
+    "anecdote_fits_without_pp": {
+        "zh": "混合精度 Adam 每个参数要占 16 字节（Rajbhandari 等，2020）：每卡 175B/8 个参数的模型状态需要 350 GB，而 A100 只有 80 GB；不用流水线并行时，只有把梯度和优化器状态也分摊到 64 个数据并行副本上（ZeRO-2，约 49 GB）才放得下。",
+        "es": "Adam en precisión mixta guarda 16 bytes por parámetro (Rajbhandari et al., 2020): los 175B/8 parámetros de cada dispositivo necesitan 350 GB de estados del modelo frente a los 80 GB de una A100; sin canalización solo caben si los gradientes y los estados del optimizador se reparten también entre las 64 réplicas de datos (ZeRO-2: unos 49 GB).",
+        "it": "Adam in precisione mista tiene 16 byte per parametro (Rajbhandari et al., 2020): i 175B/8 parametri di ogni dispositivo richiedono 350 GB di stati del modello contro gli 80 GB di una A100; senza pipeline ci stanno solo se anche gradienti e stati dell'ottimizzatore sono ripartiti fra le 64 repliche dei dati (ZeRO-2: circa 49 GB).",
+        "en": "Mixed-precision Adam keeps 16 bytes per parameter (Rajbhandari et al., 2020): the 175B/8 parameters of each device need 350 GB of model states against an A100's 80 GB; with no pipeline they fit only if gradients and optimizer states are also sharded over the 64 data-parallel replicas (ZeRO-2: about 49 GB).",
+    },
     "utilisation_tp32": {
         "zh": "按原文演示参数，μ(32) = 1/(1 + R) 仍高于三成；只有按环形通信量或单向带宽计算，才会跌破三成。",
         "es": "Con los parámetros de la demo, μ(32) = 1/(1 + R) queda por encima del 30\u202f%; solo baja de ahí con el tráfico de un anillo o con el ancho de banda por sentido.",

@@ -41,12 +41,12 @@ RELATIONS = {">": lambda x, bound: x > bound, ">=": lambda x, bound: x >= bound,
 
 
 def verdict(claim_id, article, section, quote, quantity, relation, bound, decimals, key, *,
-            percent=False, reason=None):
+            percent=False, external=False, reason=None):
     """A sentence that makes a checkable claim without stating a number ("adding devices makes
     it slower", "falls by 40 % or more"): it holds if the quantity at ``key`` (written
     ``quantity``, e.g. "T(2t*)/T(t*)") stands in ``relation`` to ``bound`` ("> 1")."""
     row = claim(claim_id, article, section, quote, bound, decimals, key, percent=percent,
-                reason=reason)
+                external=external, reason=reason)
     row.update(relation=relation, quantity=quantity)
     return row
 
@@ -137,6 +137,20 @@ SOURCE_CLAIMS = [
           None, reason="a reported measurement; the article gives nothing to recompute it from", percent=True),
     claim("anecdote_devices", "002", "tp-09-applications", "512 卡上 TP=16……改为 TP=8（单节点）+ DP=64",
           512.0, 0, f"{TP}anecdote.devices_after"),
+    verdict("all_gather_before_residual", "002", "tp-03-primitives",
+            "比如残差连接和 Dropout 之前……用 All-Gather", "n(all-gather → residual, dropout)", ">=",
+            1.0, 0, f"{TP}all_gathers_before_residual", external=True,
+            reason="in Megatron-LM the collective before dropout and the residual addition is an "
+                   "all-reduce, or a reduce-scatter with sequence parallelism (Korthikanti et al. "
+                   "2022); the all-gather comes after LayerNorm, before the next column-split "
+                   "matrix multiplication"),
+    verdict("anecdote_fits_without_pp", "002", "tp-09-applications",
+            "某团队训练 175B 参数模型……改为 TP=8（单节点）+ DP=64", "16 B × 175B/8 (GB)", "<=", 80.0,
+            0, f"{TP}anecdote.memory.model_states_gb", external=True,
+            reason="mixed-precision Adam keeps 16 bytes per parameter (Rajbhandari et al. 2020): "
+                   "175B/8 parameters per device need 350 GB of model states against an A100's "
+                   "80 GB; with no pipeline it fits only if gradients and optimizer states are "
+                   "also sharded over the 64 data-parallel replicas (ZeRO-2: about 49 GB)"),
     claim("anecdote_time_saved", "002", "tp-09-applications", "训练时间缩短约三分之一", 0.33, 2,
           f"{TP}anecdote.time_saved", about=True,
           reason="same devices and work: time scales as 28/47, a cut of about 40 %, not a third", percent=True),

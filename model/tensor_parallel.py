@@ -59,6 +59,16 @@ SCENARIOS = {
 }
 # The 175B anecdote: model FLOPs utilisation before and after, same 512 devices.
 ANECDOTE_UTILISATION = (0.28, 0.47)
+# Well-known external facts to set beside the anecdote's layout (TP = 8, DP = 64, no PP):
+# mixed-precision Adam keeps 16 bytes per parameter, FP16 weights and gradients (2 + 2) and FP32
+# master weights, momentum and variance (12) (Rajbhandari et al., ZeRO, 2020); an A100 has 80 GB.
+# Megatron-LM with sequence parallelism (Korthikanti et al. 2022, figure 5): the collective just
+# before dropout and the residual addition is a reduce-scatter (g); the all-gather (ḡ) comes after
+# LayerNorm, before the next column-parallel matrix multiplication. Without sequence parallelism
+# (Shoeybi et al. 2019) it is an all-reduce. Either way no all-gather stands before them.
+ALL_GATHERS_BEFORE_RESIDUAL_AND_DROPOUT = 0
+ADAM_BYTES_PER_PARAMETER = {"weights": 2, "gradients": 2, "optimizer": 12}
+A100_MEMORY_BYTES = 80e9
 
 
 def message_bytes(p: dict) -> float:
@@ -155,6 +165,22 @@ def link_case(p: dict) -> dict:
     return rows
 
 
+def anecdote_memory() -> dict:
+    """Model states per device, in GB, of the 175B anecdote after its switch to TP = 8 and
+    DP = 64 with no pipeline: the FP16 weights alone, all model states of mixed-precision Adam,
+    and those states with gradients and optimizer states sharded over the data-parallel
+    replicas (ZeRO stage 2). Activations are not counted, so each figure is a lower bound."""
+    per_device = SCENARIOS["anecdote_parameters_b"] * 1e9 / SCENARIOS["anecdote_tp_after"]
+    size = ADAM_BYTES_PER_PARAMETER
+    replicas = SCENARIOS["anecdote_dp_after"]
+    return {"parameters_per_device": per_device, "bytes_per_parameter": sum(size.values()),
+            "weights_gb": per_device * size["weights"] / 1e9,
+            "model_states_gb": per_device * sum(size.values()) / 1e9,
+            "sharded_states_gb": per_device * (size["weights"]
+                                               + (size["gradients"] + size["optimizer"]) / replicas) / 1e9,
+            "device_memory_gb": A100_MEMORY_BYTES / 1e9}
+
+
 def quiz(p: dict) -> dict:
     """Numeric answers of the quiz: Q6 (E at t*) and Q10 (E at t = 16 from E(4) = 80 %)."""
     k = (1 / QUIZ_KNOWN_EFFICIENCY - 1) / QUIZ_KNOWN_DEGREE
@@ -216,9 +242,11 @@ def results(p: dict) -> dict:
         "scaling_checks": scaling_checks(p, rows),
         "anecdote": {"before": before, "after": after, "time_ratio": before / after,
                      "time_saved": 1 - before / after,
-                     "devices_after": SCENARIOS["anecdote_tp_after"] * SCENARIOS["anecdote_dp_after"]},
+                     "devices_after": SCENARIOS["anecdote_tp_after"] * SCENARIOS["anecdote_dp_after"],
+                     "memory": anecdote_memory()},
         "quiz": quiz(p),
         "scenarios": SCENARIOS,
         "collectives_per_layer": COLLECTIVES_PER_LAYER,
+        "all_gathers_before_residual": ALL_GATHERS_BEFORE_RESIDUAL_AND_DROPOUT,
         "sweeps": sweeps(p),
     }
