@@ -99,61 +99,57 @@ def crossing(c_ms: list, speedup: list) -> dict:
     return {"c_ms": None, "reason": "the split is slower at every C measured"}
 
 
+def predicted(record: dict, c_ms: float, eta: float) -> dict:
+    """``experiment.run()`` for the measured machine: the record's S (median), ℓ, B and V with
+    divisible time ``c_ms``, efficiency ``eta`` and one all-reduce per step (Q = 1)."""
+    main, fit = record["main"], record["allreduce"]["fit"]
+    return experiment.run(s_ms=main["s"]["median_ms"], c_ms=c_ms, eta=eta, q=1,
+                          ell_ms=fit["ell_ms"], v_bytes=main["v_bytes"],
+                          b_bytes_per_s=fit["bandwidth_bytes_per_s"])
+
+
 def compare(record: dict) -> dict:
     """The article's model with the measured S, C, η and the fitted ℓ and B, set against the
-    measured T₂, speedup and break-even C, each with the relative error
-    (predicted − measured)/measured.
+    measured T₁, T₂, speedup and break-even C, each with the relative error
+    (predicted − measured)/measured (None where either side does not exist).
 
-    The model is ``experiment.run()`` (one all-reduce per step, so Q = 1, and V the bytes of
+    The model is ``predicted()`` at the measured C (one all-reduce per step, and V the bytes of
     the partial output). A measured η above 1 (a superlinear split, e.g. from caches) lies
     outside the model's range; the prediction then uses η = 1 and says so.
     """
     main = record["main"]
-    fit = record["allreduce"]["fit"]
-    eta = main["eta"]
-    eta_used = min(eta, 1.0)
-    results = experiment.run(s_ms=main["s"]["median_ms"], c_ms=main["c"]["median_ms"],
-                             eta=eta_used, q=1, ell_ms=fit["ell_ms"],
-                             v_bytes=main["v_bytes"],
-                             b_bytes_per_s=fit["bandwidth_bytes_per_s"])
+    eta_used = min(main["eta"], 1.0)
+    results = predicted(record, main["c"]["median_ms"], eta_used)
+    ledger, crossing = results["ledger"], record["c_sweep"]["crossing"]
     measured_two = main["two"]["median_ms"]
-    measured_speedup = main["one"]["median_ms"] / measured_two
-    predicted_c = results["break_even"]["c_ms"]
-    measured_c = record["c_sweep"]["crossing"]["c_ms"]
+    pairs = {"one_ms": (ledger["one_ms"], main["one"]["median_ms"]),
+             "two_ms": (ledger["two_ms"], measured_two),
+             "speedup": (ledger["speedup"], main["one"]["median_ms"] / measured_two),
+             "break_even_c_ms": (results["break_even"]["c_ms"], crossing["c_ms"])}
+    comparison = {key: {"predicted": model, "measured": measured}
+                  for key, (model, measured) in pairs.items()}
+    comparison["break_even_c_ms"]["reason"] = results["break_even"]["reason"] or crossing["reason"]
     return {
+        **comparison,
         "eta_used": eta_used,
-        "eta_note": None if eta_used == eta else "measured η > 1 (superlinear); the model uses η = 1",
-        "parameters": results["parameters"],
-        "comm_ms": results["ledger"]["comm_ms"],
-        "two_ms": {"predicted": results["ledger"]["two_ms"], "measured": measured_two},
-        "one_ms": {"predicted": results["ledger"]["one_ms"], "measured": main["one"]["median_ms"]},
-        "speedup": {"predicted": results["ledger"]["speedup"], "measured": measured_speedup},
-        "break_even_c_ms": {"predicted": predicted_c, "measured": measured_c,
-                            "reason": results["break_even"]["reason"]
-                            or record["c_sweep"]["crossing"]["reason"]},
-        "relative_error": {
-            "two_ms": relative_error(results["ledger"]["two_ms"], measured_two),
-            "one_ms": relative_error(results["ledger"]["one_ms"], main["one"]["median_ms"]),
-            "speedup": relative_error(results["ledger"]["speedup"], measured_speedup),
-            "break_even_c_ms": (relative_error(predicted_c, measured_c)
-                                if predicted_c is not None and measured_c is not None else None),
-        },
+        "eta_note": None if eta_used == main["eta"] else
+        "measured η > 1 (superlinear); the model uses η = 1",
+        "comm_ms": ledger["comm_ms"],
+        "relative_error": {key: (relative_error(model, measured)
+                                 if model is not None and measured is not None else None)
+                           for key, (model, measured) in pairs.items()},
         "results": results,
     }
 
 
-def relative_error(predicted: float, measured: float) -> float:
+def relative_error(predicted_value: float, measured: float) -> float:
     """(predicted − measured)/measured: positive when the model overestimates."""
-    return (predicted - measured) / measured
+    return (predicted_value - measured) / measured
 
 
 def model_speedup(record: dict, c_ms: float, eta: float) -> float:
     """The model's T₁/T₂ at divisible time ``c_ms`` on the measured machine (S, ℓ, B, V)."""
-    main, fit = record["main"], record["allreduce"]["fit"]
-    ledger = experiment.run(s_ms=main["s"]["median_ms"], c_ms=c_ms, eta=eta, q=1,
-                            ell_ms=fit["ell_ms"], v_bytes=main["v_bytes"],
-                            b_bytes_per_s=fit["bandwidth_bytes_per_s"])["ledger"]
-    return ledger["speedup"]
+    return predicted(record, c_ms, eta)["ledger"]["speedup"]
 
 
 def figure_data(record: dict, points: int = 61) -> dict:

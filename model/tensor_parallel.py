@@ -18,6 +18,7 @@ Times in seconds unless a name says otherwise; bandwidth in decimal bytes per se
 """
 from __future__ import annotations
 
+from model.parallel_theory import A100_MEMORY_GB
 from model.units import Parameter, log_grid, ring_factor
 
 #: The demo's parameters (the article's Python demo), with the ranges the book accepts.
@@ -61,14 +62,14 @@ SCENARIOS = {
 ANECDOTE_UTILISATION = (0.28, 0.47)
 # Well-known external facts to set beside the anecdote's layout (TP = 8, DP = 64, no PP):
 # mixed-precision Adam keeps 16 bytes per parameter, FP16 weights and gradients (2 + 2) and FP32
-# master weights, momentum and variance (12) (Rajbhandari et al., ZeRO, 2020); an A100 has 80 GB.
+# master weights, momentum and variance (12) (Rajbhandari et al., ZeRO, 2020); an A100 has 80 GB
+# (A100_MEMORY_GB, shared with article 3's model).
+ADAM_BYTES_PER_PARAMETER = {"weights": 2, "gradients": 2, "optimizer": 12}
 # Megatron-LM with sequence parallelism (Korthikanti et al. 2022, figure 5): the collective just
 # before dropout and the residual addition is a reduce-scatter (g); the all-gather (ḡ) comes after
 # LayerNorm, before the next column-parallel matrix multiplication. Without sequence parallelism
 # (Shoeybi et al. 2019) it is an all-reduce. Either way no all-gather stands before them.
 ALL_GATHERS_BEFORE_RESIDUAL_AND_DROPOUT = 0
-ADAM_BYTES_PER_PARAMETER = {"weights": 2, "gradients": 2, "optimizer": 12}
-A100_MEMORY_BYTES = 80e9
 
 
 def message_bytes(p: dict) -> float:
@@ -178,7 +179,7 @@ def anecdote_memory() -> dict:
             "model_states_gb": per_device * sum(size.values()) / 1e9,
             "sharded_states_gb": per_device * (size["weights"]
                                                + (size["gradients"] + size["optimizer"]) / replicas) / 1e9,
-            "device_memory_gb": A100_MEMORY_BYTES / 1e9}
+            "device_memory_gb": float(A100_MEMORY_GB)}
 
 
 def quiz(p: dict) -> dict:
