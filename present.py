@@ -216,6 +216,11 @@ class Page:
         """An interface word in this page's language."""
         return WORDS[key][self.lang]
 
+    def aside(self, label: str, text: str) -> str:
+        """"label: text" in parentheses after what precedes it, as this page's language writes
+        them: full-width brackets and colon in Chinese, a space and ASCII ones elsewhere."""
+        return f"（{label}：{text}）" if self.lang == "zh" else f" ({label}: {text})"
+
     def num(self, value: float, decimals: int) -> str:
         """A number in this page's notation."""
         return number(value, decimals, self.lang)
