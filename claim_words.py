@@ -648,6 +648,30 @@ CLAIM_TEXT = {
         "it": "L'all-reduce riduce il traffico dei gradienti a 8 × 1 parti",
         "en": "All-reduce cuts the gradient traffic down to 8 × 1 shares",
     },
+    "demo_bandwidth_per_direction": {
+        "zh": "演示代码取 bw = 600e9（机内 NVLink 带宽约 600 GB/s）",
+        "es": "La demo usa bw = 600e9: NVLink dentro del nodo, unos 600 GB/s",
+        "it": "La demo usa bw = 600e9: NVLink dentro il nodo, circa 600 GB/s",
+        "en": "The demo sets bw = 600e9: intra-node NVLink, about 600 GB/s",
+    },
+    "gustafson_explains_five_days": {
+        "zh": "实际为什么可能比理论快？（Gustafson 定律）",
+        "es": "La ley de Gustafson explica por qué la práctica puede superar a la teoría",
+        "it": "La legge di Gustafson spiega perché la pratica può battere la teoria",
+        "en": "Gustafson's law explains why practice can beat the theory",
+    },
+    "gpu_factor_in_this_run": {
+        "zh": "因素 1：GPU 架构（相对 CPU）带来约 20 倍加速",
+        "es": "Factor 1: la arquitectura GPU (frente a la CPU) acelera unas 20 veces",
+        "it": "Fattore 1: l'architettura GPU (rispetto alla CPU) accelera di circa 20 volte",
+        "en": "Factor 1: the GPU architecture (versus a CPU) speeds up about 20 times",
+    },
+    "checkpointing_speeds_up": {
+        "zh": "因素 5：激活检查点带来约 1.5 倍加速",
+        "es": "Factor 5: el checkpointing de activaciones acelera unas 1,5 veces",
+        "it": "Fattore 5: il checkpointing delle attivazioni accelera di circa 1,5 volte",
+        "en": "Factor 5: activation checkpointing speeds up about 1.5 times",
+    },
 }
 
 #: Why a claim fails, in every edition's language: one line shown under the claim in the
@@ -737,5 +761,29 @@ CLAIM_REASON = {
         "es": "Un all-reduce en anillo hace que cada dispositivo mueva 2(N − 1)/N veces los gradientes: con N = 8, más que los 700 GB de una parte, no menos.",
         "it": "Un all-reduce ad anello fa muovere a ogni dispositivo 2(N − 1)/N volte i gradienti: con N = 8, più dei 700 GB di una parte, non meno.",
         "en": "A ring all-reduce makes each device move 2(N − 1)/N times the gradients: at N = 8, more than the 700 GB of one share, not less.",
+    },
+    "demo_bandwidth_per_direction": {
+        "zh": "演示把每条消息除以 B，当作单向速率；A100 的 600 GB/s NVLink 是两个方向之和（12 条链路，每个方向各 25 GB/s），单向只有 300 GB/s：C 翻倍，t* 减半。",
+        "es": "La demo divide cada mensaje entre B como si fuera un ritmo en un solo sentido; los 600 GB/s de NVLink de una A100 suman los dos sentidos (12 enlaces de 25 GB/s en cada uno): en un sentido son 300 GB/s, así que C se duplica y t* se reduce a la mitad.",
+        "it": "La demo divide ogni messaggio per B come se fosse una velocità in un solo verso; i 600 GB/s di NVLink di una A100 sommano i due versi (12 collegamenti da 25 GB/s ciascuno per verso): in un verso sono 300 GB/s, quindi C raddoppia e t* si dimezza.",
+        "en": "The demo divides each message by B as a one-way rate; an A100's 600 GB/s of NVLink counts both directions (12 links of 25 GB/s each way): one direction carries 300 GB/s, so C doubles and t* halves.",
+    },
+    "gustafson_explains_five_days": {
+        "zh": "原文自己说数据集和模型都固定，作业没有变大：取 Gustafson 的 S = 0.1，按阿姆达尔定律 8 卡仍要约 6.4 天，不是 5 天；Gustafson 的加速比衡量的是作业变大后多做的工作。",
+        "es": "El propio artículo fija el conjunto de datos y el modelo, así que el trabajo no crece: con la S = 0,1 de Gustafson, la ley de Amdahl da unos 6,4 días con 8 tarjetas, no 5; la aceleración de Gustafson mide el trabajo extra de un problema que crece.",
+        "it": "L'articolo stesso fissa dataset e modello, quindi il lavoro non cresce: con la S = 0,1 di Gustafson, la legge di Amdahl dà circa 6,4 giorni su 8 schede, non 5; lo speedup di Gustafson misura il lavoro in più di un problema che cresce.",
+        "en": "The article itself fixes the dataset and the model, so the job does not grow: with Gustafson's S = 0.1, Amdahl's law gives about 6.4 days on 8 cards, not 5; Gustafson's speedup counts the extra work of a job that grows.",
+    },
+    "gpu_factor_in_this_run": {
+        "zh": "这 30 天本来就是在一块 A100 上跑的：GPU 相对 GPU 没有任何提升（× 1）。",
+        "es": "Los 30 días ya corren en una A100: una GPU frente a una GPU no gana nada (× 1).",
+        "it": "I 30 giorni girano già su una A100: una GPU rispetto a una GPU non guadagna nulla (× 1).",
+        "en": "The 30 days already run on one A100: a GPU over a GPU gains nothing (× 1).",
+    },
+    "checkpointing_speeds_up": {
+        "zh": "重算前向传播（原文分解中占 40%）让每一步变为 1.4 倍长，速度约为原来的 0.71；它省的是显存，不是时间。",
+        "es": "Recalcular la pasada hacia delante (el 40\u202f% del desglose) alarga cada paso 1,4 veces: unos 0,71 de la velocidad; ahorra memoria, no tiempo.",
+        "it": "Ricalcolare il passaggio in avanti (il 40% della ripartizione) allunga ogni passo di 1,4 volte: circa 0,71 della velocità; risparmia memoria, non tempo.",
+        "en": "Recomputing the forward pass (40% of the breakdown) makes each step 1.4 times as long: about 0.71 of the speed; it saves memory, not time.",
     },
 }

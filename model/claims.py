@@ -165,6 +165,12 @@ SOURCE_CLAIMS = [
     claim("pcie_300", "002", "tp-09-applications", "B 方案单机 8 卡 PCIe 300GB/s", 300.0, 0,
           f"{TP}links.pcie_x16_gb_per_s.pcie5", external=True,
           reason="a PCIe 5.0 x16 link carries about 64 GB/s per direction (PCIe 4.0: 32 GB/s)"),
+    verdict("demo_bandwidth_per_direction", "002", "tp-10-demo",
+            "bw = 600e9  # 机内 NVLink 带宽约 600 GB/s", "A100 NVLink per direction (GB/s)", ">=",
+            600.0, 0, f"{TP}links.a100_nvlink_per_direction_gb_per_s", external=True,
+            reason="the demo divides each message by B as a one-way rate; an A100's 600 GB/s of "
+                   "NVLink counts both directions (12 links × 25 GB/s each way), one direction "
+                   "carries 300 GB/s: C doubles and t* halves"),
     claim("demo_efficiency_t1", "002", "tp-10-demo", "效率如何从 100% 跌到 41%（TP=1）", 1.0, 2,
           f"{TP}demo.0.efficiency",
           reason="the demo code charges one device the full communication time, so it prints "
@@ -251,6 +257,12 @@ SOURCE_CLAIMS = [
             "T(8) without communication", "<=", 5.0, 0, f"{TH}checks.days_without_communication",
             reason="even with no communication at all the breakdown gives 6 days on 8 devices, "
                    "not 5"),
+    verdict("gustafson_explains_five_days", "004", "theory-04-training",
+            "为什么实际可能比理论快？（Gustafson 定律）", "T(8) of the fixed job at Gustafson's S",
+            "<=", 5.0, 0, f"{TH}training.gustafson_s_fixed_job_days",
+            reason="the source fixes the dataset and the model, so the job does not grow: with "
+                   "Gustafson's S = 0.1 Amdahl's law gives about 6.4 days on 8 devices, not 5; "
+                   "Gustafson's speedup counts the extra work of a grown job"),
     verdict("allreduce_cuts_gradient_traffic", "004", "theory-06-efficiency",
             "实际上通过 AllReduce 优化为 8 份 × 1 份传输", "2(N − 1)/N × 700 GB", "<=", 700.0, 0,
             f"{TH}memory.ring_bytes_per_device_gb",
@@ -271,6 +283,15 @@ SOURCE_CLAIMS = [
           reason="70B FP16 parameters take 140 GB; 80 GB hold at most 40B, weights alone"),
     claim("ten_x_product", "004", "theory-08-ten-x", "20 × 2 × 6 × 1.5 × 1.5 × 1.2 ≈ 648x", 648.0, 0,
           f"{TH}ten_x.product"),
+    verdict("gpu_factor_in_this_run", "004", "theory-08-ten-x", "因素 1：GPU 架构（vs CPU） → ~20x 加速",
+            "GPU speed over the scenario's baseline (one A100)", ">=", 20.0, 0,
+            f"{TH}ten_x.gpu_factor_over_baseline",
+            reason="the 30 days are already on one A100: a GPU over a GPU gains nothing (× 1)"),
+    verdict("checkpointing_speeds_up", "004", "theory-08-ten-x",
+            "因素 5：Activation Checkpointing → ~1.5x 加速", "step speed, forward pass repeated",
+            ">=", 1.5, 2, f"{TH}ten_x.checkpointing_step_speed",
+            reason="recomputing the forward pass (40 % of the breakdown) makes a step 1.4 times "
+                   "as long: about 0.71 of the speed; it saves memory, not time"),
     claim("ten_x_achieved", "004", "theory-08-ten-x", "单卡 30 天 → 多卡 3 天（~10x）", 10.0, 0,
           f"{TH}ten_x.achieved"),
 ]

@@ -33,6 +33,10 @@ TEN_X_FACTORS = {"gpu_vs_cpu": 20, "mixed_precision": 2, "data_parallel": 6,
                  "gradient_accumulation": 1.5, "activation_checkpointing": 1.5,
                  "nvlink": 1.2}
 TEN_X_DAYS = (30.0, 3.0)                      # single device → many devices
+#: Compute speed relative to a CPU, by the source's GPU-versus-CPU factor; the scenario's
+#: baseline is one A100, a GPU, so that factor is already spent before the run starts.
+DEVICE_SPEED_OVER_CPU = {"cpu": 1, "gpu": TEN_X_FACTORS["gpu_vs_cpu"]}
+SCENARIO_BASELINE_DEVICE = "gpu"
 
 # Memory arithmetic of the article (decimal GB).
 PARAMETERS_175B = 175e9
@@ -92,6 +96,8 @@ def training(p: dict) -> dict:
         "N = 1: one device has no serial fraction to infer from a speedup",
         "gustafson_example": gustafson(GUSTAFSON_SERIAL, n),
         "gustafson_same_s": gustafson(s, n),
+        # the fixed job (the source: dataset and model fixed) with Gustafson's S: Amdahl's law
+        "gustafson_s_fixed_job_days": days / amdahl(GUSTAFSON_SERIAL, n),
         "breakdown_serial": sum(v for k, v in BREAKDOWN.items() if k not in PARALLEL_PARTS),
     }
 
@@ -151,8 +157,14 @@ def single_a100_reality() -> dict:
 
 
 def ten_x() -> dict:
-    """The closing estimate: the product of the six factors against 30 days → 3 days."""
+    """The closing estimate: the product of the six factors against 30 days → 3 days; what the
+    GPU-versus-CPU factor gives a run whose baseline is already a GPU; and the speed of a step
+    with activation checkpointing, which repeats the forward pass (its share of the breakdown)
+    during the backward pass."""
     return {"product": math.prod(TEN_X_FACTORS.values()),
+            "gpu_factor_over_baseline": DEVICE_SPEED_OVER_CPU["gpu"]
+            / DEVICE_SPEED_OVER_CPU[SCENARIO_BASELINE_DEVICE],
+            "checkpointing_step_speed": 1 / (1 + BREAKDOWN["forward"]),
             "product_without_gpu_vs_cpu": math.prod(
                 v for k, v in TEN_X_FACTORS.items() if k != "gpu_vs_cpu"),
             "days_before": TEN_X_DAYS[0], "days_after": TEN_X_DAYS[1],

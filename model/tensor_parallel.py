@@ -45,7 +45,10 @@ CASE_DEGREE = 8
 CASE_LINKS_BYTES_PER_S = {"nvlink": 6e11, "pcie": 3e11}
 # Well-known external facts to set beside the article's link figures:
 PCIE_X16_BYTES_PER_S = {"pcie4": 32e9, "pcie5": 64e9}   # PCI-SIG, per direction, ≈ 31.5 and 63 GB/s
-A100_NVLINK_BYTES_PER_S = 600e9                          # NVIDIA A100 datasheet, NVLink total
+# NVIDIA A100 datasheet: twelve NVLink links of 25 GB/s each way, 600 GB/s counting both.
+A100_NVLINK_LINKS, A100_NVLINK_LINK_BYTES_PER_S_PER_DIRECTION = 12, 25e9
+A100_NVLINK_BYTES_PER_S_PER_DIRECTION = A100_NVLINK_LINKS * A100_NVLINK_LINK_BYTES_PER_S_PER_DIRECTION
+A100_NVLINK_BYTES_PER_S = 2 * A100_NVLINK_BYTES_PER_S_PER_DIRECTION   # both directions
 
 # Quiz question 10: E(4) = 80 %, R proportional to t.
 QUIZ_KNOWN_DEGREE, QUIZ_KNOWN_EFFICIENCY, QUIZ_ASKED_DEGREE = 4, 0.8, 16
@@ -163,6 +166,7 @@ def link_case(p: dict) -> dict:
     rows["efficiency_ratio"] = rows["nvlink"]["efficiency"] / rows["pcie"]["efficiency"]
     rows["pcie_x16_gb_per_s"] = {gen: b / 1e9 for gen, b in PCIE_X16_BYTES_PER_S.items()}
     rows["a100_nvlink_gb_per_s"] = A100_NVLINK_BYTES_PER_S / 1e9
+    rows["a100_nvlink_per_direction_gb_per_s"] = A100_NVLINK_BYTES_PER_S_PER_DIRECTION / 1e9
     return rows
 
 

@@ -148,7 +148,8 @@ def test_the_errata_are_exactly_the_known_wrong_numbers():
                      "kitchen_comm_becomes_main", "adding_cooks_makes_it_slower",
                      "negative_returns_past_t_star", "max_over_n_formula",
                      "single_device_communication", "smaller_s_explains_five_days",
-                     "allreduce_cuts_gradient_traffic"}
+                     "allreduce_cuts_gradient_traffic", "gustafson_explains_five_days",
+                     "gpu_factor_in_this_run", "checkpointing_speeds_up"}
 
 
 def E(t):
@@ -189,9 +190,19 @@ QUALITATIVE = {
     # "all-gather before the residual connection and dropout": Korthikanti et al. 2022, fig. 5,
     # put a reduce-scatter there (an all-reduce without sequence parallelism); no all-gather
     "all_gather_before_residual": (0, ">=", 1.0, False),
+    # the demo's bw = 600 GB/s used as a one-way rate: NVIDIA's A100 has 12 NVLink links of
+    # 25 GB/s in each direction
+    "demo_bandwidth_per_direction": (12 * 25, ">=", 600.0, False),
+    # Gustafson for the fixed 30-day job: Amdahl with S = 0.1 on 8 devices, 30 × (0.1 + 0.9/8)
+    "gustafson_explains_five_days": (30 * (0.1 + 0.9 / 8), "<=", 5.0, False),
+    # the GPU-versus-CPU factor for a run whose baseline is one A100: a GPU over a GPU
+    "gpu_factor_in_this_run": (1, ">=", 20.0, False),
+    # checkpointing repeats the forward pass: 0.4 + 0.4 + 0.1 + 0.1 becomes 1 + 0.4
+    "checkpointing_speeds_up": (1 / (0.4 + 0.4 + 0.1 + 0.1 + 0.4), ">=", 1.5, False),
 }
 #: Sentence claims decided by a well-known external fact rather than by the article's model.
-DECIDED_BY_REFERENCE = {"anecdote_fits_without_pp", "all_gather_before_residual"}
+DECIDED_BY_REFERENCE = {"anecdote_fits_without_pp", "all_gather_before_residual",
+                        "demo_bandwidth_per_direction"}
 
 
 @pytest.mark.parametrize("claim_id", QUALITATIVE)
