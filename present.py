@@ -103,6 +103,13 @@ STATUSES = ("does not reproduce", "conflicts with well-known external facts",
             "cannot be recomputed from the article", "reproduces")
 STATUS_CLASS = {"does not reproduce": "error", "conflicts with well-known external facts": "warning",
                 "cannot be recomputed from the article": "note", "reproduces": "tip"}
+#: The title of the admonition that flags a source claim in its section, by the claim's status.
+FLAG_TITLES = {
+    "does not reproduce": {"zh": "勘误", "es": "Fe de erratas", "it": "Errata", "en": "Erratum"},
+    "conflicts with well-known external facts": {
+        "zh": "与公认的外部事实相悖", "es": "Contradice hechos externos bien establecidos",
+        "it": "Contraddice fatti esterni ben noti", "en": "Conflicts with well-known external facts"},
+}
 
 #: How each article's parameters are shown: name → (symbol, divisor, unit symbol or UNITS key).
 PARAMETER_LINE = {

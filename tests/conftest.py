@@ -12,3 +12,37 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 settings.register_profile("book", derandomize=True, database=None, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("book")
+
+
+#: The test files that read the built book (tests/site_build.py builds it once per run).
+BOOK_TESTS = ("test_book.py", "test_site.py")
+
+
+def _runs_book_tests(config) -> bool:
+    """Whether the command line selects the tests that read the built book."""
+    for arg in config.args:
+        path = (pathlib.Path(config.invocation_params.dir) / arg.split("::")[0]).resolve()
+        if path == ROOT / "tests" or path == ROOT or path.name in BOOK_TESTS:
+            return True
+    return False
+
+
+def pytest_configure(config):
+    """Under xdist, the controller starts building the book before the workers start, so that
+    the build runs beside the other tests rather than ahead of the book's tests."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    if _runs_book_tests(config):
+        from site_build import start_build
+        config.book_build = start_build()
+
+
+def pytest_unconfigure(config):
+    if hasattr(config, "book_build"):
+        from site_build import stop_build
+        stop_build()
+
+
+def pytest_collection_modifyitems(items):
+    """The tests that read the built book run last, when its build is most likely done."""
+    items.sort(key=lambda item: item.path.name in BOOK_TESTS)

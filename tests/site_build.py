@@ -8,9 +8,11 @@ import http.server
 import json
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 import threading
+import time
 
 import yaml
 
@@ -24,21 +26,77 @@ EDITIONS = {"zh": "zh-CN", "es": "es", "it": "it", "en": "en"}   # edition → <
 CHROMIUM_ARGS = [*PRINTER_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
+#: Where a test run records the build it made (stdout, stderr, return code) and the lock that
+#: keeps two builds from running at once.
+STAMP, LOCK = ROOT / "_build" / "book-test-run.json", ROOT / "_build" / "book-test.lock"
+#: The environment variable naming the test run whose build the controller started in the
+#: background (start_build); xdist workers inherit it.
+RUN_VARIABLE = "BOOK_TEST_RUN"
+
+
+def _run_id() -> str:
+    return os.environ.get(RUN_VARIABLE) or os.environ.get("PYTEST_XDIST_TESTRUNUID") \
+        or str(os.getpid())
+
+
+#: The build start_build runs in the background, while it runs (stop_build ends it).
+_background: list = []
+
+
+def _build(run_id: str, background: bool = False) -> dict:
+    """Build the four editions; record the outcome for this run in STAMP; return it."""
+    process = subprocess.Popen([sys.executable, "tools/build_book.py"], cwd=ROOT, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)   # its own group: stop_build ends all
+    if background:
+        _background.append(process)
+    stdout, stderr = process.communicate(timeout=1200)
+    record = {"run": run_id, "returncode": process.returncode, "stdout": stdout,
+              "stderr": stderr}
+    STAMP.write_text(json.dumps(record))
+    return record
+
+
+def start_build() -> threading.Thread:
+    """Start this run's build at once, in the background, holding the lock until it is done,
+    so that the xdist workers run the other tests meanwhile and the book's tests (collected
+    last) wait in build_once for it instead of building it themselves."""
+    run_id = os.environ.setdefault(RUN_VARIABLE, f"{os.getpid()}-{time.time_ns()}")
+    STAMP.parent.mkdir(exist_ok=True)
+    lock = open(LOCK, "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)   # taken before any worker starts
+
+    def build_then_release():
+        try:
+            _build(run_id, background=True)
+        finally:
+            lock.close()
+
+    thread = threading.Thread(target=build_then_release, daemon=True)
+    thread.start()
+    return thread
+
+
+def stop_build() -> None:
+    """End the background build if the test run ends before it does (a failure with -x, ^C)."""
+    for process in _background:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
 def build_once() -> dict:
-    """Build the four editions once per test run; return the build's output."""
-    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID", str(os.getpid()))
-    stamp = ROOT / "_build" / "book-test-run.json"
-    stamp.parent.mkdir(exist_ok=True)
-    with open(ROOT / "_build" / "book-test.lock", "w") as lock:
+    """The four editions built once per test run (by start_build, or here by whichever xdist
+    worker gets there first); the build's output."""
+    run_id = _run_id()
+    STAMP.parent.mkdir(exist_ok=True)
+    with open(LOCK, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if stamp.exists() and json.loads(stamp.read_text())["run"] == run_id:
-            return json.loads(stamp.read_text())
-        result = subprocess.run([sys.executable, "tools/build_book.py"], cwd=ROOT,
-                                capture_output=True, text=True, timeout=1200)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-        record = {"run": run_id, "stdout": result.stdout, "stderr": result.stderr}
-        stamp.write_text(json.dumps(record))
-        return record
+        record = json.loads(STAMP.read_text()) if STAMP.exists() else {}
+        if record.get("run") != run_id:
+            record = _build(run_id)
+    assert record["returncode"] == 0, record["stdout"][-3000:] + record["stderr"][-3000:]
+    return record
 
 
 def pages(lang: str) -> list:

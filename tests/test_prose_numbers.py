@@ -114,3 +114,31 @@ def test_every_source_error_is_flagged_where_it_appears(lang):
             if claim["id"] not in flagged_claims(path):
                 missing.append(f"{claim['section']}: {claim['id']}")
     assert not missing, "not flagged in their sections:\n" + "\n".join(missing)
+
+
+#: The head of an admonition that flags claims: title, class, then its ``% claim:`` lines.
+FLAG_BOX = re.compile(r"```\{admonition\} (.*)\n:class: (\w+)\n((?:% claim: \w+\n)+)")
+
+
+@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
+def test_each_flag_is_titled_and_coloured_by_its_status(lang):
+    """A wrong number or sentence is flagged in a red box titled as an erratum, a conflict with
+    external facts in an orange one titled as such, in the edition's words (present.FLAG_TITLES),
+    the same in every section; every claim line sits at the head of its box."""
+    import experiment
+    from present import FLAG_TITLES, STATUS_CLASS
+    status = {claim["id"]: claim["status"] for claim in experiment.claims()}
+    problems = []
+    for path in sorted((ROOT / "notebooks" / lang).glob("*.ipynb")):
+        for text in markdown_cells(path):
+            boxed = set()
+            for title, css_class, lines in FLAG_BOX.findall(text):
+                for claim in FLAG.findall(lines):
+                    boxed.add(claim)
+                    expected = (FLAG_TITLES[status[claim]][lang], STATUS_CLASS[status[claim]])
+                    if (title, css_class) != expected:
+                        problems.append(f"{path.name}: {claim} in ({title}, {css_class}), "
+                                        f"not {expected}")
+            problems += [f"{path.name}: {claim} outside a box's head"
+                         for claim in set(FLAG.findall(text)) - boxed]
+    assert not problems, "\n".join(problems)

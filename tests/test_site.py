@@ -30,6 +30,9 @@ AXE = pathlib.Path(axe_playwright_python.__file__).parent / "axe.min.js"
 #: words, such as a summary labelled "Toggle hidden content" that shows "Mostrar el código".
 AXE_RUN = """async () => await axe.run(document, {resultTypes: ['violations'],
   rules: {'label-content-name-mismatch': {enabled: true}}})"""
+#: The editions in the order the tests take them: English first, so that its pages' interface
+#: strings are kept before the other editions compare with them.
+ORDER = ["en", *(lang for lang in EDITIONS if lang != "en")]
 #: One word of each edition's own text that its search must find.
 SEARCH_WORDS = {"zh": "带宽", "es": "banda", "it": "banda", "en": "bandwidth"}
 #: The pages axe-core checks: in English, the front page, one section per article, the quiz and
@@ -75,10 +78,11 @@ TABLES = """() => [...document.querySelectorAll('article table')].map(t => {
           head: t.querySelector('th') ? t.querySelector('th').textContent.trim() : ''}; })"""
 
 
-def tables_that_do_not_read(page, viewport: dict) -> list:
-    """Tables cut off: wider than the article at 1280 px, or wider and not scrollable at 390 px."""
+def tables_that_do_not_read(tables: list, viewport: dict) -> list:
+    """Tables (as TABLES reports them) cut off: wider than the article at 1280 px, or wider and
+    not scrollable at 390 px."""
     problems = []
-    for table in page.evaluate(TABLES):
+    for table in tables:
         if viewport is DESKTOP and not table["fits"]:
             problems.append(f"table {table['head']!r} wider than the article at 1280 px")
         if viewport is PHONE and not table["fits"] and not table["scrolls"]:
@@ -136,14 +140,15 @@ class Reader:
         self.page.wait_for_load_state("load")
         return self
 
-    def weight(self, fetched_pages: bool = True) -> int:
+    def weight(self, fetched_pages: bool = True, resources: list | None = None) -> int:
         """Bytes of the page and of every file it loaded, uncompressed, as stored on the site
-        (cached or not: the browser's own list of resources, sized on disk). Without
-        ``fetched_pages``, other pages of the site that its script fetched (the search page
-        downloads each result's page to show a summary) are left out."""
-        urls = [self.page.url] + [u for u in self.page.evaluate(
-            "() => performance.getEntriesByType('resource').map(e => e.name)")
-            if fetched_pages or not urllib.parse.urlparse(u).path.endswith(".html")]
+        (cached or not: the browser's own list of resources, sized on disk; ``resources`` when
+        already read). Without ``fetched_pages``, other pages of the site that its script
+        fetched (the search page downloads each result's page to show a summary) are left out."""
+        if resources is None:
+            resources = self.page.evaluate(RESOURCES)
+        urls = [self.page.url] + [u for u in resources
+                                  if fetched_pages or not urllib.parse.urlparse(u).path.endswith(".html")]
         files = {HTML / urllib.parse.unquote(urllib.parse.urlparse(u).path).lstrip("/")
                  for u in urls if u.startswith(self.base + "/")}
         return sum(f.stat().st_size for f in files if f.is_file())   # a missing one is "broken"
@@ -189,9 +194,8 @@ SWITCHER = """() => [...document.querySelectorAll('.language-switcher a')].map(a
           top: r.top, bottom: r.bottom, right: r.right}; })"""
 
 
-def switcher_out_of_view(page, viewport: dict) -> list:
-    """Switcher links that are missing or not fully inside the first screen."""
-    links = page.evaluate(SWITCHER)
+def switcher_out_of_view(links: list, viewport: dict) -> list:
+    """Switcher links (as SWITCHER reports them) missing or not fully inside the first screen."""
     problems = [] if len(links) == len(EDITIONS) - 1 else [f"{len(links)} switcher links"]
     for index, link in enumerate(links):
         if not link["shown"] or link["top"] < 0 or link["bottom"] > viewport["height"] or \
@@ -200,7 +204,7 @@ def switcher_out_of_view(page, viewport: dict) -> list:
     return problems
 
 
-@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("lang", ORDER)
 def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     """On every page of the edition: no request leaves the site, nothing errs or 404s, every
     formula is drawn as MathML and no TeX is left raw, <html lang> is right, the page weighs at
@@ -214,33 +218,37 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
         for page_file in pages(lang):
             path = relative(page_file)
             page = reader.open(path).page
+            read = page.evaluate(READ)
             found = [f"external request {u}" for u in reader.external] + reader.errors + \
                     [f"broken {b}" for b in reader.broken]
-            weight = reader.weight()
+            weight = reader.weight(resources=read["resources"])
             if weight > MAX_PAGE_BYTES:
                 found.append(f"weighs {weight} bytes > {MAX_PAGE_BYTES}")
-            if page.get_attribute("html", "lang") != EDITIONS[lang]:
-                found.append(f"<html lang={page.get_attribute('html', 'lang')}>")
-            for formula in page.evaluate(MATH_REPORT):
+            if read["lang"] != EDITIONS[lang]:
+                found.append(f"<html lang={read['lang']}>")
+            for formula in read["math"]:
                 if "math" not in formula["display"] or not formula["width"] or not formula["height"]:
                     found.append(f"formula not rendered: {formula}")
-            raw = re.findall(r"\\\(|\\\[|\$\$|\\frac|\\eta|\\ell", page.evaluate(PROSE_TEXT))
+            raw = re.findall(r"\\\(|\\\[|\$\$|\\frac|\\eta|\\ell", read["prose"])
             if raw:
                 found.append(f"raw TeX {raw[:3]}")
             if lang == "en":
-                remember_english_interface(path, page.evaluate(INTERFACE_STRINGS))
+                remember_english_interface(path, read["interface"])
             else:
                 same_page = "en/" + path.split("/", 1)[1].replace(f"/{lang}/", "/en/")
-                leaked = (set(page.evaluate(INTERFACE_STRINGS))
-                          & english_interface(english, same_page)) - NEUTRAL
+                leaked = (set(read["interface"]) & english_interface(english, same_page)) - NEUTRAL
                 found += [f"English interface text {t!r}" for t in sorted(leaked)]
-            found += switcher_out_of_view(page, DESKTOP) + tables_that_do_not_read(page, DESKTOP)
-            page.set_viewport_size(PHONE)
-            found += switcher_out_of_view(page, PHONE) + tables_that_do_not_read(page, PHONE)
-            shown = page.evaluate(FIGURES_SHOWN)
-            figures += len(shown)
-            found += figure_text_too_small(shown)
-            page.set_viewport_size(DESKTOP)
+            # Both widths, starting from the one the tab is at: one resize per page.
+            first = page.viewport_size
+            for viewport in ((DESKTOP, PHONE) if first == DESKTOP else (PHONE, DESKTOP)):
+                if page.viewport_size != viewport:
+                    page.set_viewport_size(viewport)
+                layout = read if viewport == first else page.evaluate(LAYOUT)
+                found += switcher_out_of_view(layout["switcher"], viewport)
+                found += tables_that_do_not_read(layout["tables"], viewport)
+                if viewport is PHONE:
+                    figures += len(layout["figures"])
+                    found += figure_text_too_small(layout["figures"])
             problems += [f"{path}: {problem}" for problem in found]
     finally:
         reader.close()
@@ -249,7 +257,7 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("lang", ORDER)
 def test_the_navigation_toggle_works_on_a_phone_and_on_a_desktop(site, browser, lang):
     path = relative(pages(lang)[3])
     phone = Reader(browser, site, PHONE).open(path)
@@ -277,24 +285,23 @@ def test_the_navigation_toggle_works_on_a_phone_and_on_a_desktop(site, browser, 
         desktop.close()
 
 
-@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("lang", ORDER)
 def test_the_language_switcher_goes_to_the_same_page_of_each_edition(site, browser, lang):
+    """A click on the switcher opens the same page in the next edition (every edition is clicked
+    from and reached once; test_book checks every link of every page without a browser)."""
+    other = ORDER[(ORDER.index(lang) + 1) % len(ORDER)]
     reader = Reader(browser, site).open(relative(pages(lang)[5]))
     try:
-        for other in EDITIONS:
-            if other == lang:
-                continue
-            with reader.page.expect_navigation():
-                reader.page.locator(f'.language-switcher a[hreflang="{other}"]').click()
-            url = urllib.parse.urlparse(reader.page.url).path
-            assert url.endswith(pages(lang)[5].name) and f"/{other}/" in url, url
-            assert reader.page.get_attribute("html", "lang") == EDITIONS[other]
-            reader.page.go_back()
+        with reader.page.expect_navigation():
+            reader.page.locator(f'.language-switcher a[hreflang="{other}"]').click()
+        url = urllib.parse.urlparse(reader.page.url).path
+        assert url.endswith(pages(lang)[5].name) and f"/{other}/" in url, url
+        assert reader.page.get_attribute("html", "lang") == EDITIONS[other]
     finally:
         reader.close()
 
 
-@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("lang", ORDER)
 def test_search_finds_the_editions_own_words(site, browser, lang):
     word = SEARCH_WORDS[lang]
     reader = Reader(browser, site).open(f"{lang}/search.html?q={urllib.parse.quote(word)}")
@@ -310,7 +317,7 @@ def test_search_finds_the_editions_own_words(site, browser, lang):
         reader.close()
 
 
-@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("lang", ORDER)
 def test_axe_finds_no_serious_accessibility_violation(site, browser, lang):
     axe = AXE.read_text(encoding="utf-8")
     problems = []
@@ -359,3 +366,12 @@ def figure_text_too_small(shown: list) -> list:
         if size < MIN_FIGURE_TEXT_PX:
             problems.append(f"{figure['src']}: text {size:.1f} px < {MIN_FIGURE_TEXT_PX} px")
     return problems
+
+
+#: What the all-pages check reads from a page, in one call: <html lang>, the formulas, the
+#: prose, the interface strings, the files the page loaded, and its layout at the current width.
+RESOURCES = "() => performance.getEntriesByType('resource').map(e => e.name)"
+LAYOUT = f"() => ({{switcher: ({SWITCHER})(), tables: ({TABLES})(), figures: ({FIGURES_SHOWN})()}})"
+READ = f"""() => ({{lang: document.documentElement.lang, math: ({MATH_REPORT})(),
+  prose: ({PROSE_TEXT})(), interface: ({INTERFACE_STRINGS})(), resources: ({RESOURCES})(),
+  ...({LAYOUT})()}})"""
