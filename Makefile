@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.requirements-installed
 
-.PHONY: book test data notebooks bench measure clean distclean
+.PHONY: book test data notebooks bench measure lab clean distclean
 
 # A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)
 # is removed here and remade below.
@@ -59,6 +59,17 @@ $(MEASURE_READY): requirements-measure.txt $(READY)
 
 measure: $(MEASURE_READY)
 	$(BIN)/python -m measure $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) $(ARGS)
+
+## lab: open the notebooks in JupyterLab (pinned in requirements-lab.txt, installed on first
+## use), trusted so that their saved SVG figures show
+LAB_READY := $(VENV)/.lab-installed
+$(LAB_READY): requirements-lab.txt $(READY)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lab.txt -c requirements.txt
+	touch $(LAB_READY)
+
+lab: $(LAB_READY)
+	$(BIN)/jupyter trust notebooks/*/*.ipynb book/*/*.ipynb
+	$(BIN)/jupyter lab notebooks
 
 clean:
 	rm -rf _build

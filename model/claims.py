@@ -106,6 +106,33 @@ SOURCE_CLAIMS = [
     claim("min_eta_1", "000", "split-09-network", "C = 1 毫秒时变成 6.25", 6.25, 2,
           "efficiency_threshold.1.min_eta"),
 
+    # Sentences of article 1 that its model decides (all hold).
+    verdict("wait_not_halved", "000", "split-01-problem", "资源翻倍，等待却未减半", "T₁/T₂", "<", 2.0, 0,
+            "ledger.speedup"),
+    verdict("small_c_more_devices_slower", "000", "split-04-break-even", "资源越多反而越慢",
+            "T₁/T₂ at C = 1 ms", "<", 1.0, 0, "cases.small_c.speedup"),
+    verdict("eta_half_cannot_speed_up", "000", "split-04-break-even",
+            "η 不超过 0.5 时分母非正…正通信成本使该模型无法加速", "T₂ − T₁ at η = 0.5 (ms)", ">", 0.0, 0,
+            "sentence_checks.eta_half_extra_ms"),
+    verdict("slow_link_large_job_slower", "000", "split-04-break-even", "大任务也变慢",
+            "T₁/T₂ at B = 1 GB/s", "<", 1.0, 0, "cases.slow_link.speedup"),
+    verdict("infinite_bandwidth_keeps_startup", "000", "split-04-break-even",
+            "无限带宽消除 V/B，却不消除四次启动成本", "H at B = ∞ (ms)", ">", 0.0, 0,
+            "infinite_bandwidth.comm_ms"),
+    verdict("large_s_shrinks_relative_gain", "000", "split-05-latency",
+            "相同的 S 在阈值比较中抵消，却降低相对收益", "speedup at S = 100 ms / base speedup", "<", 1.0, 0,
+            "sentence_checks.large_s_over_base_speedup"),
+    verdict("split_output_matches_full", "000", "split-02-split", "相加得 [−3,9]，与原输出一致",
+            "max |sum of contributions − full output|", "<=", 0.0, 0,
+            "sentence_checks.split_max_abs_error"),
+    verdict("relu_blocks_the_sum", "000", "split-02-split", "求和不能任意穿过非线性函数",
+            "ReLU(2) + ReLU(−3) − ReLU(2 − 3)", ">", 0.0, 0, "sentence_checks.relu_sum_gap"),
+    verdict("eta_threshold_unreachable_small_c", "000", "split-09-network", "在效率至多为一的假设下不可能",
+            "η needed at C = 1 ms", ">", 1.0, 0, "efficiency_threshold.1.min_eta"),
+    verdict("perfect_eta_small_c_no_gain", "000", "split-09-network", "即使消除全部局部低效也无益",
+            "T₁/T₂ at C = 1 ms, η = 1", "<", 1.0, 0,
+            "sentence_checks.small_c_perfect_eta_speedup"),
+
     # --- Article 2 (002): tensor-parallel communication overhead -------------------------
     claim("kitchen_t4_cook", "002", "tp-05-scaling", "t=4 时，炒菜只需 2.5 分钟", 2.5, 1,
           f"{TP}kitchen.1.cook_min"),
@@ -215,6 +242,36 @@ SOURCE_CLAIMS = [
             reason="past t* each device still shortens the layer; the return per device shrinks "
                    "but stays positive"),
 
+    # Sentences of article 2 that its model decides.
+    verdict("ratio_rises_with_degree", "002", "tp-01-kitchen", "GPU 数量增加时，通信量与计算量的比值不断上升",
+            "smallest R(t + 1) − R(t), t = 1…32", ">", 0.0, 0, f"{TP}sentence_checks.smallest_ratio_rise"),
+    verdict("efficiency_falls_with_degree", "002", "tp-05-scaling",
+            "当 t 从 1 增长到 32，分母中的 C×t 不断变大，E 不断走低", "largest E(t + 1) − E(t), t = 1…32", "<",
+            0.0, 0, f"{TP}sentence_checks.largest_efficiency_change"),
+    verdict("ratio_falls_with_hidden", "002", "tp-04-volume", "隐藏层 h 越宽…通信占比越低",
+            "largest change of R along h (t = 8)", "<", 0.0, 0,
+            f"{TP}sentence_checks.largest_ratio_change_versus_h"),
+    verdict("ratio_falls_with_bandwidth", "002", "tp-04-volume", "带宽 B 越大，通信占比越低",
+            "largest change of R along B (t = 8)", "<", 0.0, 0,
+            f"{TP}sentence_checks.largest_ratio_change_versus_b"),
+    verdict("only_bandwidth_or_width_dilute", "002", "tp-04-volume",
+            "只有把过道修宽（B 大）或让每道菜更费功夫（h 大），通信占比才会被稀释", "R(d/2)/R(d) at t = 8", ">=",
+            1.0, 1, f"{TP}sentence_checks.ratio_half_bytes_over_ratio",
+            reason="R = t·P·d/(18·h·B) also falls with fewer bytes per value d (half of them halve "
+                   "it), a smaller t or a smaller P, not only with a larger B or h"),
+    verdict("kitchen_t4_worth_it", "002", "tp-05-scaling", "t=4 时…总耗时 2.62 分钟，还算划算",
+            "E(4) in the kitchen", ">", 0.5, 2, f"{TP}kitchen.1.efficiency", percent=True),
+    verdict("utilisation_tp8_above_half", "002", "tp-08-production", "TP=8 的老练配置通常能把 μ 维持在半数以上",
+            "μ(8) = 1/(1 + R)", ">", 0.5, 2, f"{TP}demo.3.utilisation", percent=True),
+    verdict("tp16_not_twice_tp8", "002", "tp-11-misconceptions", "把 TP 从 8 提到 16，训练速度应该翻倍吧？",
+            "T(8)/T(16)", "<", 2.0, 0, f"{TP}speedup_16_over_8"),
+    verdict("ring_send_not_proportional", "002", "tp-11-misconceptions",
+            "增加 GPU 不会让单块卡的数据发送量按比例上涨", "ring bytes per device, t = 32 over t = 2", "<",
+            16.0, 0, f"{TP}sentence_checks.ring_send_largest_over_two"),
+    verdict("tp64_comm_bound_under_overlap", "002", "tp-11-misconceptions",
+            "当 T_comm 已经远大于 T_calc 时，再怎么重叠…也被通信时间卡死", "T_comm/T_calc at t = 64", ">", 1.0, 0,
+            f"{TP}sentence_checks.ratio_at_twice_largest"),
+
     # --- Article 3 (004): parallel computing theory ------------------------------------
     claim("naive_days", "004", "theory-01-intuition", "30/8 = 3.75 天", 3.75, 2,
           f"{TH}training.naive_days"),
@@ -294,6 +351,19 @@ SOURCE_CLAIMS = [
                    "as long: about 0.71 of the speed; it saves memory, not time"),
     claim("ten_x_achieved", "004", "theory-08-ten-x", "单卡 30 天 → 多卡 3 天（~10x）", 10.0, 0,
           f"{TH}ten_x.achieved"),
+    # Sentences of article 3 that its model decides.
+    verdict("more_serial_less_gain_from_cores", "004", "theory-03-amdahl", "结论：串行比例越高，增加核心数的收益越小。",
+            "largest change of Speedup(16) − Speedup(2) from one S to the next", "<", 0.0, 0,
+            f"{TH}sentence_checks.largest_gain_change_with_serial"),
+    verdict("gustafson_closer_to_linear", "004", "theory-04-training", "当问题规模随核心数增加时，加速比更接近线性",
+            "smallest lead of N + S(1 − N) over Amdahl's, N = 2…32", ">", 0.0, 0,
+            f"{TH}sentence_checks.smallest_gustafson_lead"),
+    verdict("efficiency_explains_five_days", "004", "theory-06-efficiency",
+            "这就解释了为什么你的同事 5 天跑完——实际效率约 75%", "E(8) = Speedup(8)/8 at the scenario's S",
+            ">=", 0.75, 2, f"{TH}efficiency.amdahl_efficiency", percent=True,
+            reason="with the scenario's own S = 0.2, Amdahl's law gives E(8) = 3.33/8, about 42 %; "
+                   "75 % needs S of about 5 %, so the efficiency is chosen to fit the 5 days, not "
+                   "derived"),
 ]
 
 #: Context values shown beside claims that cannot be recomputed from their article.

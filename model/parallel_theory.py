@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from model.units import Parameter, log_grid, ring_factor
+from model.units import Parameter, log_grid, ring_factor, steps
 
 #: The scenario's parameters, with the ranges the book accepts (see Parameter).
 PARAMETERS = {
@@ -203,6 +203,20 @@ def checks(p: dict) -> dict:
     }
 
 
+def sentence_checks() -> dict:
+    """Quantities that decide the article's sentences (model/claims.py): the largest change,
+    from one serial fraction of the table to the next, of what going from 2 to 16 devices buys
+    (Speedup(16) − Speedup(2)); the smallest lead of Gustafson's scaled speedup over Amdahl's
+    at the Gustafson example's S, for N = 2 … 32."""
+    table, sweep = amdahl_table(), sweeps()
+    gains = [row["speedups"][-1] - row["speedups"][0] for row in table]
+    return {
+        "largest_gain_change_with_serial": max(steps(gains)),
+        "smallest_gustafson_lead": min(g - a for n, g, a in zip(
+            sweep["gustafson_devices"], sweep["gustafson"], sweep["amdahl_same_s"]) if n >= 2),
+    }
+
+
 def results(p: dict) -> dict:
     """Every result of the article for parameters ``p`` (already validated)."""
     return {
@@ -217,6 +231,7 @@ def results(p: dict) -> dict:
         "memory": memory(p),
         "single_a100": single_a100_reality(),
         "ten_x": ten_x(),
+        "sentence_checks": sentence_checks(),
         "checks": checks(p),
         "facts": {"warp_threads": WARP_THREADS, "gpt3_training_flops": GPT3_TRAINING_FLOPS,
                   "a100_peak_flops": A100_PEAK_FP16_FLOPS, "a100_memory_gb": A100_MEMORY_GB,

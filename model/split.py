@@ -301,8 +301,37 @@ def sweeps(p: dict) -> dict:
     }
 
 
+def sentence_checks(p: dict, r: dict) -> dict:
+    """Quantities that decide the article's sentences (model/claims.py), from its parameters
+    ``p`` and results ``r``: what η = 1/2 adds to T₂ over T₁ (ms); the large-S case's speedup
+    over the base case's; how far the two devices' summed contributions are from the full
+    output; ReLU(a) + ReLU(b) − ReLU(a + b) for the counterexample; the speedup at the small C
+    with a perfect η = 1."""
+    small = r["efficiency_threshold"][1]
+    speedup = {row["name"]: row["speedup"] for row in r["cases"]}
+    relu = r["matrix"]["relu_counterexample"]
+    return {
+        "eta_half_extra_ms": ledger({**p, "eta": 0.5})["two_ms"] - r["ledger"]["one_ms"],
+        # (None when the parameters make the large-S case coincide with another, see cases)
+        "large_s_over_base_speedup": speedup["large_s"] / speedup["base"]
+        if {"large_s", "base"} <= set(speedup) else None,
+        "split_max_abs_error": max(abs(a - b) for a, b in zip(r["matrix"]["sum_of_contributions"],
+                                                             r["matrix"]["full"])),
+        "relu_sum_gap": relu["sum_of_relus"] - relu["relu_of_sum"],
+        "small_c_perfect_eta_speedup": (p["s_ms"] + small["c_ms"])
+        / (p["s_ms"] + small["c_ms"] / 2 + small["comm_ms"]),
+    }
+
+
 def results(p: dict) -> dict:
     """Every result of the article for parameters ``p`` (already validated)."""
+    out = _results(p)
+    out["sentence_checks"] = sentence_checks(p, out)
+    return out
+
+
+def _results(p: dict) -> dict:
+    """The article's results, without the sentence checks that read them."""
     led = ledger(p)
     case_rows, omitted = cases(p)
     return {

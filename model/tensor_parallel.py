@@ -19,7 +19,7 @@ Times in seconds unless a name says otherwise; bandwidth in decimal bytes per se
 from __future__ import annotations
 
 from model.parallel_theory import A100_MEMORY_GB
-from model.units import Parameter, log_grid, ring_factor
+from model.units import Parameter, log_grid, ring_factor, steps
 
 #: The demo's parameters (the article's Python demo), with the ranges the book accepts.
 PARAMETERS = {
@@ -230,6 +230,27 @@ def sweeps(p: dict) -> dict:
     }
 
 
+def sentence_checks(p: dict, rows: dict) -> dict:
+    """Quantities that decide the article's sentences (model/claims.py): the smallest rise of R
+    and the largest change of E from each t to t + 1 (t = 1 … 32); the largest change of R at
+    t = CASE_DEGREE along the h and B sweeps; R with half the bytes per value over R; what each
+    device sends in a ring all-reduce at the largest demo degree over the smallest above one;
+    T_comm/T_calc at twice the largest demo degree (R grows as t)."""
+    by_t = [degree_row(p, t) for t in range(1, 33)]
+    sweep = sweeps(p)
+    largest, two = max(DEGREES), min(t for t in DEGREES if t > 1)
+    return {
+        "smallest_ratio_rise": min(steps([row["ratio"] for row in by_t])),
+        "largest_efficiency_change": max(steps([row["efficiency"] for row in by_t])),
+        "largest_ratio_change_versus_h": max(steps(sweep["ratio_versus_h"]["ratio"])),
+        "largest_ratio_change_versus_b": max(steps(sweep["ratio_versus_b"]["ratio"])),
+        "ratio_half_bytes_over_ratio": ratio({**p, "tp_bytes_per_value": p["tp_bytes_per_value"] / 2},
+                                             CASE_DEGREE) / ratio(p, CASE_DEGREE),
+        "ring_send_largest_over_two": rows[largest]["ring_factor"] / rows[two]["ring_factor"],
+        "ratio_at_twice_largest": ratio(p, 2 * largest),
+    }
+
+
 def results(p: dict) -> dict:
     """Every result of the article for parameters ``p`` (already validated)."""
     rows = {t: degree_row(p, t) for t in DEGREES}
@@ -254,4 +275,5 @@ def results(p: dict) -> dict:
         "collectives_per_layer": COLLECTIVES_PER_LAYER,
         "all_gathers_before_residual": ALL_GATHERS_BEFORE_RESIDUAL_AND_DROPOUT,
         "sweeps": sweeps(p),
+        "sentence_checks": sentence_checks(p, rows),
     }

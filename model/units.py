@@ -57,3 +57,8 @@ class Parameter:
     def contains(self, value: float) -> bool:
         """Whether ``value`` (already known to be a finite number) lies in the range."""
         return self.low <= value <= self.high
+
+
+def steps(values: list) -> list:
+    """Differences between consecutive values (empty for fewer than two)."""
+    return [b - a for a, b in zip(values, values[1:])]

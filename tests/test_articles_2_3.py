@@ -149,7 +149,8 @@ def test_the_errata_are_exactly_the_known_wrong_numbers():
                      "negative_returns_past_t_star", "max_over_n_formula",
                      "single_device_communication", "smaller_s_explains_five_days",
                      "allreduce_cuts_gradient_traffic", "gustafson_explains_five_days",
-                     "gpu_factor_in_this_run", "checkpointing_speeds_up"}
+                     "gpu_factor_in_this_run", "checkpointing_speeds_up",
+                     "only_bandwidth_or_width_dilute", "efficiency_explains_five_days"}
 
 
 def E(t):
@@ -160,6 +161,16 @@ def E(t):
 def T(t):
     """The article's per-layer time A/t + C, in seconds."""
     return A_S / t + C_S
+
+
+def R_AT(t, hidden=8192, bandwidth=600e9, bytes_per_value=4):
+    """The article's R = t·P·d/(18·h·B) with the demo's P = 1 PFLOP/s, by hand."""
+    return t * 1e15 * bytes_per_value / (18 * hidden * bandwidth)
+
+
+#: The hidden sizes and bandwidths of the book's sweeps (the points; R is recomputed by hand).
+H_SWEEP = TP["sweeps"]["ratio_versus_h"]["hidden"]
+B_SWEEP = TP["sweeps"]["ratio_versus_b"]["bandwidth_bytes_per_s"]
 
 
 #: Each sentence of the sources that the models decide, with its deciding quantity recomputed
@@ -199,6 +210,29 @@ QUALITATIVE = {
     "gpu_factor_in_this_run": (1, ">=", 20.0, False),
     # checkpointing repeats the forward pass: 0.4 + 0.4 + 0.1 + 0.1 becomes 1 + 0.4
     "checkpointing_speeds_up": (1 / (0.4 + 0.4 + 0.1 + 0.1 + 0.4), ">=", 1.5, False),
+    # R = t·P·d/(18·h·B) rises with t, falls with h and B, and with fewer bytes per value d
+    "ratio_rises_with_degree": (min(R_AT(t + 1) - R_AT(t) for t in range(1, 32)), ">", 0.0, True),
+    "efficiency_falls_with_degree": (max(E(t + 1) - E(t) for t in range(1, 32)), "<", 0.0, True),
+    "ratio_falls_with_hidden": (max(R_AT(8, hidden=y) - R_AT(8, hidden=x) for x, y in
+                                    zip(H_SWEEP, H_SWEEP[1:])), "<", 0.0, True),
+    "ratio_falls_with_bandwidth": (max(R_AT(8, bandwidth=y) - R_AT(8, bandwidth=x) for x, y in
+                                       zip(B_SWEEP, B_SWEEP[1:])), "<", 0.0, True),
+    "only_bandwidth_or_width_dilute": (R_AT(8, bytes_per_value=2) / R_AT(8), ">=", 1.0, False),
+    # the kitchen at t = 4: 10 minutes of cooking over 4 cooks, 0.12 minutes of hand-over each
+    "kitchen_t4_worth_it": ((10 / 4) / (10 / 4 + 0.12), ">", 0.5, True),
+    "utilisation_tp8_above_half": (1 / (1 + R_AT(8)), ">", 0.5, True),
+    "tp16_not_twice_tp8": (T(8) / T(16), "<", 2.0, True),
+    # ring all-reduce: each device sends 2(t − 1)/t messages
+    "ring_send_not_proportional": ((2 * 31 / 32) / (2 * 1 / 2), "<", 16.0, True),
+    "tp64_comm_bound_under_overlap": (R_AT(64), ">", 1.0, True),
+    # Amdahl's 1/(S + (1 − S)/N): what 2 → 16 devices buy shrinks as S grows (the table's S)
+    "more_serial_less_gain_from_cores": (max(
+        (1 / (b + (1 - b) / 16) - 1 / (b + (1 - b) / 2)) - (1 / (a + (1 - a) / 16) - 1 / (a + (1 - a) / 2))
+        for a, b in zip((0.05, 0.1, 0.2, 0.5), (0.1, 0.2, 0.5, 0.9))), "<", 0.0, True),
+    "gustafson_closer_to_linear": (min(n + 0.1 * (1 - n) - 1 / (0.1 + 0.9 / n) for n in range(2, 33)),
+                                   ">", 0.0, True),
+    # the scenario's S = 0.2 on 8 devices: E = Speedup/8
+    "efficiency_explains_five_days": (1 / (0.2 + 0.8 / 8) / 8, ">=", 0.75, False),
 }
 #: Sentence claims decided by a well-known external fact rather than by the article's model.
 DECIDED_BY_REFERENCE = {"anecdote_fits_without_pp", "all_gather_before_residual",

@@ -157,3 +157,34 @@ def test_the_reproducibility_page_links_the_canonical_files_copied_into_the_site
         if path.suffix in {".json", ".svg"}:
             assert (HTML / "data" / path.name).read_bytes() == path.read_bytes()
             assert f'href="{path.name}"' in listing
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_reproducibility_page_gives_the_repository_and_the_source_the_site_was_built_from(
+        built, lang):
+    import tarfile
+
+    from build_book import SOURCE_ARCHIVE, repository_url, source_files
+    page = (HTML / lang / "book" / lang / "reproducibility.html").read_text(encoding="utf-8")
+    url = repository_url()
+    if url:
+        assert f'href="{url}"' in page
+    else:   # this build knows no public address, and the page says so in its language
+        from build_book import NO_REPOSITORY
+        assert NO_REPOSITORY[lang] in page
+    assert f'href="../../../{SOURCE_ARCHIVE}"' in page
+    with tarfile.open(HTML / SOURCE_ARCHIVE) as archive:
+        names = archive.getnames()
+        assert names == [f"splitting-work-book/{name}" for name in source_files()]
+        for name in ("experiment.py", "Makefile", "requirements.txt", "notebooks/en/split-03-ledger.ipynb"):
+            assert archive.extractfile(f"splitting-work-book/{name}").read() == (ROOT / name).read_bytes()
+
+
+def test_the_repository_address_comes_from_the_environment(monkeypatch):
+    from build_book import repository_url
+    monkeypatch.setenv("BOOK_REPOSITORY_URL", "https://example.org/book")
+    assert repository_url() == "https://example.org/book"
+    monkeypatch.delenv("BOOK_REPOSITORY_URL")
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "someone/splitting-work")
+    assert repository_url() == "https://github.com/someone/splitting-work"

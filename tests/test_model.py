@@ -131,9 +131,40 @@ def test_results_are_strict_json_for_edge_parameters():
         json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
 
 
+#: Article 1's sentences that its model decides, each recomputed by hand from the article's
+#: numbers (S = 0.8 ms, C = 12 ms, η = 0.8, Q = 4, ℓ = 0.03 ms, V = 2 MB, B = 10 GB/s):
+#: the quantity, the relation the sentence needs and its bound.
+H_MS = 4 * (0.03 + 2e6 / 1e10 * 1e3)
+SENTENCES = {
+    "wait_not_halved": ((0.8 + 12) / (0.8 + 12 / 1.6 + H_MS), "<", 2.0),
+    "small_c_more_devices_slower": ((0.8 + 1) / (0.8 + 1 / 1.6 + H_MS), "<", 1.0),
+    "eta_half_cannot_speed_up": ((0.8 + 12 / 1.0 + H_MS) - (0.8 + 12), ">", 0.0),
+    "slow_link_large_job_slower": ((0.8 + 12) / (0.8 + 12 / 1.6 + 4 * (0.03 + 2e6 / 1e9 * 1e3)),
+                                   "<", 1.0),
+    "infinite_bandwidth_keeps_startup": (4 * 0.03, ">", 0.0),
+    "large_s_shrinks_relative_gain": (((100 + 12) / (100 + 12 / 1.6 + H_MS))
+                                      / ((0.8 + 12) / (0.8 + 12 / 1.6 + H_MS)), "<", 1.0),
+    # the article's y = [−3, 9]: device 1 gives [1, 1] + [−4, 8], device 2 … (sum of rows)
+    "split_output_matches_full": (abs((1 + -4) - -3) + abs((1 + 8) - 9), "<=", 0.0),
+    "relu_blocks_the_sum": (max(0, 2) + max(0, -3) - max(0, 2 - 3), ">", 0.0),
+    "eta_threshold_unreachable_small_c": (1 / (2 * (1 - H_MS)), ">", 1.0),
+    "perfect_eta_small_c_no_gain": ((0.8 + 1) / (0.8 + 1 / 2 + H_MS), "<", 1.0),
+}
+
+
+@pytest.mark.parametrize("claim_id", SENTENCES)
+def test_each_sentence_of_the_first_article_holds_by_hand(claim_id):
+    value, relation, bound = SENTENCES[claim_id]
+    row = {c["id"]: c for c in experiment.claims(BASE)}[claim_id]
+    assert (row["relation"], row["stated"]) == (relation, bound)
+    assert row["computed"] == pytest.approx(value)
+    assert row["status"] == "reproduces"
+
+
 def test_every_claim_of_the_first_article_reproduces():
     ledger = [c for c in experiment.claims(BASE) if c["article"] == "000"]
-    assert len(ledger) == 23
+    assert len([c for c in ledger if c["relation"] is None]) == 23
+    assert {c["id"] for c in ledger if c["relation"] is not None} == set(SENTENCES)
     assert all(c["status"] == "reproduces" for c in ledger), [c for c in ledger
                                                               if c["status"] != "reproduces"]
 

@@ -8,12 +8,17 @@ own table of contents, derived from _toc.yml. No notebook is executed; warnings 
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import html
+import io
 import multiprocessing
+import os
 import pathlib
 import shutil
+import subprocess
 import sys
+import tarfile
 from concurrent.futures import ProcessPoolExecutor
 
 import yaml
@@ -60,6 +65,64 @@ INTERFACE = {
     "en": {"author": "The book's authors", "search_bar_text": "Search this book",
            "nb_code_prompt_show": "Show code", "nb_code_prompt_hide": "Hide code"},
 }
+#: What the reproducibility pages say where the repository's address would go, when the build
+#: knows none (repository_url).
+NO_REPOSITORY = {
+    "zh": "这次构建没有配置公开的仓库地址",
+    "es": "esta compilación no tiene configurada una dirección pública del repositorio",
+    "it": "questa compilazione non ha un indirizzo pubblico del repository configurato",
+    "en": "this build has no public address configured for it",
+}
+#: The source archive the site carries: the repository's files as the site was built from them.
+SOURCE_ARCHIVE = "source/splitting-work-book.tar.gz"
+
+
+def repository_url() -> str | None:
+    """The repository's public address: BOOK_REPOSITORY_URL, or the repository GitHub Actions
+    builds (GITHUB_SERVER_URL/GITHUB_REPOSITORY), or an https remote named origin; else None."""
+    if os.environ.get("BOOK_REPOSITORY_URL"):
+        return os.environ["BOOK_REPOSITORY_URL"]
+    if os.environ.get("GITHUB_REPOSITORY"):
+        server = os.environ.get("GITHUB_SERVER_URL", "https://github.com")
+        return f"{server}/{os.environ['GITHUB_REPOSITORY']}"
+    remote = subprocess.run(["git", "remote", "get-url", "origin"], cwd=ROOT,
+                            capture_output=True, text=True)
+    url = remote.stdout.strip()
+    return url.removesuffix(".git") if remote.returncode == 0 and url.startswith("https://") \
+        else None
+
+
+def repository_words(lang: str) -> str:
+    """The reproducibility page's {{ repository }}: a link to the repository, or the edition's
+    sentence saying that this build knows no public address."""
+    url = repository_url()
+    return f"<{url}>" if url else NO_REPOSITORY[lang]
+
+
+def source_files() -> list:
+    """The files of the repository (git ls-files: tracked, as they are in the working tree)."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                            check=True).stdout.decode()
+    return sorted(name for name in listed.split("\0") if name and (ROOT / name).is_file())
+
+
+def publish_source() -> None:
+    """_build/html/SOURCE_ARCHIVE: the repository's files in a byte-stable .tar.gz (sorted
+    names, no dates or owners), so that the site carries the code that built it."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for name in source_files():
+            data = (ROOT / name).read_bytes()
+            info = tarfile.TarInfo(f"splitting-work-book/{name}")
+            info.size, info.mode, info.mtime = len(data), 0o644, 0
+            if os.access(ROOT / name, os.X_OK):
+                info.mode = 0o755
+            archive.addfile(info, io.BytesIO(data))
+    target = BUILD / "html" / SOURCE_ARCHIVE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0,
+                                                    filename="") as packed:
+        packed.write(buffer.getvalue())
 
 
 def edition_toc(lang: str) -> dict:
@@ -105,6 +168,7 @@ def build_edition(lang: str) -> None:
         "html_title": TITLES[lang],
         "external_toc_path": str(toc_path.relative_to(ROOT)),
         **{key: words[key] for key in ("author", "nb_code_prompt_show", "nb_code_prompt_hide")},
+        "myst_substitutions": {"repository": repository_words(lang)},
     }
     # Incremental where Sphinx allows it: a changed notebook rebuilds its own page; a change
     # to what every page shares (templates, styles, extensions, catalogues, configuration, table
@@ -144,6 +208,7 @@ def site_inputs_digest() -> str:
         for file in sorted([path] if path.is_file() else path.rglob("*")):
             if file.is_file() and file.suffix != ".mo" and "__pycache__" not in file.parts:
                 digest.update(str(file.relative_to(ROOT)).encode() + b"\0" + file.read_bytes())
+    digest.update((repository_url() or "").encode())   # shown on the reproducibility pages
     return digest.hexdigest()
 
 
@@ -213,6 +278,7 @@ def main(argv: list) -> int:
         list(pool.map(build_edition, langs))
     landing()
     publish_data()
+    publish_source()
     print(f"built {', '.join(langs)} into {BUILD / 'html'}")
     return 0
 
