@@ -225,17 +225,28 @@ def written(tmp_path) -> list:
     return sorted(p.name for p in records.iterdir()) if records.exists() else []
 
 
+def quick_run(tmp_path) -> tuple:
+    """The quick run to check, as (folder holding records/, result): the one .ci/run made with
+    `make measure QUICK=1` before `make test` (MEASURE_QUICK_RUN names its folder, with the
+    launcher's output in stdout.txt), or else one launched here."""
+    given = os.environ.get("MEASURE_QUICK_RUN")
+    if given:
+        folder = pathlib.Path(given)
+        return folder, subprocess.CompletedProcess([], 0, (folder / "stdout.txt").read_text(), "")
+    return tmp_path, launch(tmp_path, "--quick", "--name", "quick")
+
+
 def test_a_quick_run_on_two_ranks_writes_a_valid_record(tmp_path):
     need_torch()
-    result = launch(tmp_path, "--quick", "--name", "quick")
+    folder, result = quick_run(tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
-    record = analysis.load("quick", tmp_path / "records")
+    record = analysis.load("quick", folder / "records")
     env = record["environment"]
     assert (env["world_size"], env["backend"], env["threads_per_rank"]) == (2, "gloo", 1)
     assert record["protocol"]["quick"] is True
     assert len(record["trace"]["half_ms"]) == 2
     assert "speedup: predicted" in result.stdout
-    assert written(tmp_path) == ["quick.json"]
+    assert written(folder) == ["quick.json"]
 
 
 @pytest.mark.parametrize("fault, timeout_s, message", [
