@@ -79,3 +79,15 @@ def test_the_in_process_run_sees_the_parameters():
     assert notebook["page"].num(notebook["r"]["ledger"]["two_ms"], 6) == "2,345"
     with pytest.raises(ValueError, match="unknown parameter"):
         execute_in_process(ROOT / "notebooks" / "en" / "tp-04-volume.ipynb", {"c_ms": 1.0})
+
+
+@pytest.mark.parametrize("path", EN, ids=lambda p: p.name)
+def test_every_notebook_takes_the_papermill_tests_other_parameters(path):
+    """Each section with the other parameters that tests/test_papermill.py gives one notebook
+    of its article under papermill: it runs, and its results are computed with them."""
+    from test_papermill import OTHER
+    parameters = OTHER[article_of(path)][0]
+    page = execute_in_process(path, {**parameters, "edition": "it"})["page"]
+    for name, value in parameters.items():
+        if name in experiment.SPECS:   # the results the page shows were computed with them
+            assert page.results["parameters"][name] == value, name
