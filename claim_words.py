@@ -810,6 +810,78 @@ CLAIM_TEXT = {
         "it": "Con TP = 64 la comunicazione dura già più del calcolo: nemmeno una sovrapposizione perfetta scende sotto quel tempo.",
         "en": "At TP = 64 communication already outlasts computation, so even perfect overlap cannot go below it.",
     },
+    "device1_hidden_0": {
+        "zh": "设备 1 的隐藏值 ReLU(x·A)为 [1, 1]（第一个分量）",
+        "es": "Dispositivo 1: su valor oculto ReLU(x·A) es [1, 1] (primera componente)",
+        "it": "Dispositivo 1: il suo valore nascosto ReLU(x·A) è [1, 1] (prima componente)",
+        "en": "Device 1: its hidden value ReLU(x·A) is [1, 1] (first component)",
+    },
+    "device1_hidden_1": {
+        "zh": "设备 1 的隐藏值 ReLU(x·A)为 [1, 1]（第二个分量）",
+        "es": "Dispositivo 1: su valor oculto ReLU(x·A) es [1, 1] (segunda componente)",
+        "it": "Dispositivo 1: il suo valore nascosto ReLU(x·A) è [1, 1] (seconda componente)",
+        "en": "Device 1: its hidden value ReLU(x·A) is [1, 1] (second component)",
+    },
+    "device1_contribution_0": {
+        "zh": "设备 1 的对输出的贡献为 [1, 1]（第一个分量）",
+        "es": "Dispositivo 1: su contribución a la salida es [1, 1] (primera componente)",
+        "it": "Dispositivo 1: il suo contributo all'uscita è [1, 1] (prima componente)",
+        "en": "Device 1: its contribution to the output is [1, 1] (first component)",
+    },
+    "device1_contribution_1": {
+        "zh": "设备 1 的对输出的贡献为 [1, 1]（第二个分量）",
+        "es": "Dispositivo 1: su contribución a la salida es [1, 1] (segunda componente)",
+        "it": "Dispositivo 1: il suo contributo all'uscita è [1, 1] (seconda componente)",
+        "en": "Device 1: its contribution to the output is [1, 1] (second component)",
+    },
+    "device2_hidden_0": {
+        "zh": "设备 2 的隐藏值 ReLU(x·A)为 [0, 4]（第一个分量）",
+        "es": "Dispositivo 2: su valor oculto ReLU(x·A) es [0, 4] (primera componente)",
+        "it": "Dispositivo 2: il suo valore nascosto ReLU(x·A) è [0, 4] (prima componente)",
+        "en": "Device 2: its hidden value ReLU(x·A) is [0, 4] (first component)",
+    },
+    "device2_hidden_1": {
+        "zh": "设备 2 的隐藏值 ReLU(x·A)为 [0, 4]（第二个分量）",
+        "es": "Dispositivo 2: su valor oculto ReLU(x·A) es [0, 4] (segunda componente)",
+        "it": "Dispositivo 2: il suo valore nascosto ReLU(x·A) è [0, 4] (seconda componente)",
+        "en": "Device 2: its hidden value ReLU(x·A) is [0, 4] (second component)",
+    },
+    "device2_contribution_0": {
+        "zh": "设备 2 的对输出的贡献为 [−4, 8]（第一个分量）",
+        "es": "Dispositivo 2: su contribución a la salida es [−4, 8] (primera componente)",
+        "it": "Dispositivo 2: il suo contributo all'uscita è [−4, 8] (prima componente)",
+        "en": "Device 2: its contribution to the output is [−4, 8] (first component)",
+    },
+    "device2_contribution_1": {
+        "zh": "设备 2 的对输出的贡献为 [−4, 8]（第二个分量）",
+        "es": "Dispositivo 2: su contribución a la salida es [−4, 8] (segunda componente)",
+        "it": "Dispositivo 2: il suo contributo all'uscita è [−4, 8] (seconda componente)",
+        "en": "Device 2: its contribution to the output is [−4, 8] (second component)",
+    },
+    "unused_share": {
+        "zh": "这并不表示浪费了 30.6% 的能量",
+        "es": "Eso no significa que se desperdicie un 30,6 % de energía",
+        "it": "Ciò non significa sprecare il 30,6% di energia",
+        "en": "This does not mean 30.6% of the energy is wasted",
+    },
+    "case_count": {
+        "zh": "末尾的代码片段输出 JSON 中的六个案例",
+        "es": "El fragmento final imprime los seis casos del JSON",
+        "it": "Il frammento finale stampa i sei casi del JSON",
+        "en": "The closing snippet prints the six cases of the JSON",
+    },
+    "compute_share_per_cook": {
+        "zh": "8 位厨师各炖一味，每人的活只有原来的八分之一",
+        "es": "Con 8 cocineros, cada uno hace una octava parte del trabajo",
+        "it": "Con 8 cuochi, ciascuno fa un ottavo del lavoro",
+        "en": "With 8 cooks, each does one eighth of the original work",
+    },
+    "ten_x_data_parallel": {
+        "zh": "因素 3：8 卡数据并行带来约 6 倍加速",
+        "es": "Factor 3: el paralelismo de datos con 8 tarjetas acelera unas 6 veces",
+        "it": "Fattore 3: il parallelismo dei dati su 8 schede accelera di circa 6 volte",
+        "en": "Factor 3: data parallelism on 8 cards speeds up about 6 times",
+    },
 }
 
 #: Why a claim fails, in every edition's language: one line shown under the claim in the

@@ -106,6 +106,16 @@ SOURCE_CLAIMS = [
     claim("min_eta_1", "000", "split-09-network", "C = 1 毫秒时变成 6.25", 6.25, 2,
           "efficiency_threshold.1.min_eta"),
 
+    *[claim(f"device{d + 1}_{part}_{i}", "000", "split-02-split",
+            "设备 1 计算 ReLU([1,1])，最终贡献 [1,1]；设备 2 计算 ReLU([0,4])，贡献 [−4,8]",
+            float(value), 0, f"matrix.devices.{d}.{part}.{i}")
+      for d, stated in enumerate(({"hidden": (1, 1), "contribution": (1, 1)},
+                                  {"hidden": (0, 4), "contribution": (-4, 8)}))
+      for part, values in stated.items() for i, value in enumerate(values)],
+    claim("unused_share", "000", "split-05-latency", "不表示浪费了 30.6% 能量", 0.306, 3,
+          "sentence_checks.unused_share", percent=True),
+    claim("case_count", "000", "split-11-reproducibility", "JSON 的六个案例", 6.0, 0,
+          "sentence_checks.case_count"),
     # Sentences of article 1 that its model decides (all hold).
     verdict("wait_not_halved", "000", "split-01-problem", "资源翻倍，等待却未减半", "T₁/T₂", "<", 2.0, 0,
             "ledger.speedup"),
@@ -242,6 +252,8 @@ SOURCE_CLAIMS = [
             reason="past t* each device still shortens the layer; the return per device shrinks "
                    "but stays positive"),
 
+    claim("compute_share_per_cook", "002", "tp-04-volume", "每位厨师的活只有原来的八分之一", 0.125, 3,
+          f"{TP}sentence_checks.compute_share_at_case_degree"),
     # Sentences of article 2 that its model decides.
     verdict("ratio_rises_with_degree", "002", "tp-01-kitchen", "GPU 数量增加时，通信量与计算量的比值不断上升",
             "smallest R(t + 1) − R(t), t = 1…32", ">", 0.0, 0, f"{TP}sentence_checks.smallest_ratio_rise"),
@@ -351,6 +363,8 @@ SOURCE_CLAIMS = [
                    "as long: about 0.71 of the speed; it saves memory, not time"),
     claim("ten_x_achieved", "004", "theory-08-ten-x", "单卡 30 天 → 多卡 3 天（~10x）", 10.0, 0,
           f"{TH}ten_x.achieved"),
+    claim("ten_x_data_parallel", "004", "theory-08-ten-x", "因素 3：8 卡数据并行 → ~6x 加速", 6.0, 0,
+          f"{TH}efficiency.speedup", about=True),
     # Sentences of article 3 that its model decides.
     verdict("more_serial_less_gain_from_cores", "004", "theory-03-amdahl", "结论：串行比例越高，增加核心数的收益越小。",
             "largest change of Speedup(16) − Speedup(2) from one S to the next", "<", 0.0, 0,

@@ -306,7 +306,8 @@ def sentence_checks(p: dict, r: dict) -> dict:
     ``p`` and results ``r``: what η = 1/2 adds to T₂ over T₁ (ms); the large-S case's speedup
     over the base case's; how far the two devices' summed contributions are from the full
     output; ReLU(a) + ReLU(b) − ReLU(a + b) for the counterexample; the speedup at the small C
-    with a perfect η = 1."""
+    with a perfect η = 1; the share of time the efficiency leaves unused; how many cases the
+    case table holds."""
     small = r["efficiency_threshold"][1]
     speedup = {row["name"]: row["speedup"] for row in r["cases"]}
     relu = r["matrix"]["relu_counterexample"]
@@ -320,6 +321,9 @@ def sentence_checks(p: dict, r: dict) -> dict:
         "relu_sum_gap": relu["sum_of_relus"] - relu["relu_of_sum"],
         "small_c_perfect_eta_speedup": (p["s_ms"] + small["c_ms"])
         / (p["s_ms"] + small["c_ms"] / 2 + small["comm_ms"]),
+        # the share of the two devices' time that the efficiency leaves unused (not energy)
+        "unused_share": 1 - r["ledger"]["efficiency"],
+        "case_count": len(r["cases"]) + len(r["omitted_cases"]),
     }
 
 

@@ -235,7 +235,8 @@ def sentence_checks(p: dict, rows: dict) -> dict:
     and the largest change of E from each t to t + 1 (t = 1 … 32); the largest change of R at
     t = CASE_DEGREE along the h and B sweeps; R with half the bytes per value over R; what each
     device sends in a ring all-reduce at the largest demo degree over the smallest above one;
-    T_comm/T_calc at twice the largest demo degree (R grows as t)."""
+    T_comm/T_calc at twice the largest demo degree (R grows as t); each device's share of the
+    layer's computation at t = CASE_DEGREE."""
     by_t = [degree_row(p, t) for t in range(1, 33)]
     sweep = sweeps(p)
     largest, two = max(DEGREES), min(t for t in DEGREES if t > 1)
@@ -248,6 +249,7 @@ def sentence_checks(p: dict, rows: dict) -> dict:
                                              CASE_DEGREE) / ratio(p, CASE_DEGREE),
         "ring_send_largest_over_two": rows[largest]["ring_factor"] / rows[two]["ring_factor"],
         "ratio_at_twice_largest": ratio(p, 2 * largest),
+        "compute_share_at_case_degree": rows[CASE_DEGREE]["calc_ms"] / rows[1]["calc_ms"],
     }
 
 

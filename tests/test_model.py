@@ -163,7 +163,8 @@ def test_each_sentence_of_the_first_article_holds_by_hand(claim_id):
 
 def test_every_claim_of_the_first_article_reproduces():
     ledger = [c for c in experiment.claims(BASE) if c["article"] == "000"]
-    assert len([c for c in ledger if c["relation"] is None]) == 23
+    # the numbers of the text, the eight values of the worked split, 30.6 % and the six cases
+    assert len([c for c in ledger if c["relation"] is None]) == 23 + 8 + 2
     assert {c["id"] for c in ledger if c["relation"] is not None} == set(SENTENCES)
     assert all(c["status"] == "reproduces" for c in ledger), [c for c in ledger
                                                               if c["status"] != "reproduces"]
