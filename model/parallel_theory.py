@@ -203,12 +203,12 @@ def checks(p: dict) -> dict:
     }
 
 
-def sentence_checks() -> dict:
-    """Quantities that decide the article's sentences (model/claims.py): the largest change,
-    from one serial fraction of the table to the next, of what going from 2 to 16 devices buys
+def sentence_checks(table: list, sweep: dict) -> dict:
+    """Quantities that decide the article's sentences (model/claims.py), from the Amdahl table
+    and the sweeps (``amdahl_table()``, ``sweeps()``): the largest change, from one serial
+    fraction of the table to the next, of what going from 2 to 16 devices buys
     (Speedup(16) − Speedup(2)); the smallest lead of Gustafson's scaled speedup over Amdahl's
     at the Gustafson example's S, for N = 2 … 32."""
-    table, sweep = amdahl_table(), sweeps()
     gains = [row["speedups"][-1] - row["speedups"][0] for row in table]
     return {
         "largest_gain_change_with_serial": max(steps(gains)),
@@ -219,19 +219,20 @@ def sentence_checks() -> dict:
 
 def results(p: dict) -> dict:
     """Every result of the article for parameters ``p`` (already validated)."""
+    table, sweep = amdahl_table(), sweeps()
     return {
         "example": [{"devices": n, "speedup": amdahl(EXAMPLE_SERIAL, n)}
                     for n in EXAMPLE_DEVICES]
         + [{"devices": None, "speedup": amdahl(EXAMPLE_SERIAL, math.inf),
             "reason": "N → ∞: the speedup's limit 1/S"}],
-        "table": amdahl_table(),
+        "table": table,
         "training": training(p),
         "ledger_days": ledger_days(p),
         "efficiency": efficiency_example(p),
         "memory": memory(p),
         "single_a100": single_a100_reality(),
         "ten_x": ten_x(),
-        "sentence_checks": sentence_checks(),
+        "sentence_checks": sentence_checks(table, sweep),
         "checks": checks(p),
         "facts": {"warp_threads": WARP_THREADS, "gpt3_training_flops": GPT3_TRAINING_FLOPS,
                   "a100_peak_flops": A100_PEAK_FP16_FLOPS, "a100_memory_gb": A100_MEMORY_GB,
@@ -239,5 +240,5 @@ def results(p: dict) -> dict:
                   "breakdown": BREAKDOWN, "ten_x_factors": TEN_X_FACTORS,
                   "example_serial": EXAMPLE_SERIAL,
                   "gustafson_serial": GUSTAFSON_SERIAL},
-        "sweeps": sweeps(),
+        "sweeps": sweep,
     }

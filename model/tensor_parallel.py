@@ -230,15 +230,15 @@ def sweeps(p: dict) -> dict:
     }
 
 
-def sentence_checks(p: dict, rows: dict) -> dict:
-    """Quantities that decide the article's sentences (model/claims.py): the smallest rise of R
-    and the largest change of E from each t to t + 1 (t = 1 … 32); the largest change of R at
-    t = CASE_DEGREE along the h and B sweeps; R with half the bytes per value over R; what each
-    device sends in a ring all-reduce at the largest demo degree over the smallest above one;
-    T_comm/T_calc at twice the largest demo degree (R grows as t); each device's share of the
-    layer's computation at t = CASE_DEGREE."""
-    by_t = [degree_row(p, t) for t in range(1, 33)]
-    sweep = sweeps(p)
+def sentence_checks(p: dict, rows: dict, sweep: dict) -> dict:
+    """Quantities that decide the article's sentences (model/claims.py), from the demo's rows
+    and the sweeps (``sweeps(p)``): the smallest rise of R and the largest change of E from each
+    t to t + 1 (t = 1 … 32); the largest change of R at t = CASE_DEGREE along the h and B
+    sweeps; R with half the bytes per value over R; what each device sends in a ring all-reduce
+    at the largest demo degree over the smallest above one; T_comm/T_calc at twice the largest
+    demo degree (R grows as t); each device's share of the layer's computation at
+    t = CASE_DEGREE."""
+    by_t = sweep["versus_t"]
     largest, two = max(DEGREES), min(t for t in DEGREES if t > 1)
     return {
         "smallest_ratio_rise": min(steps([row["ratio"] for row in by_t])),
@@ -256,6 +256,7 @@ def sentence_checks(p: dict, rows: dict) -> dict:
 def results(p: dict) -> dict:
     """Every result of the article for parameters ``p`` (already validated)."""
     rows = {t: degree_row(p, t) for t in DEGREES}
+    sweep = sweeps(p)
     before, after = ANECDOTE_UTILISATION
     return {
         "message_bytes": message_bytes(p),
@@ -276,6 +277,6 @@ def results(p: dict) -> dict:
         "scenarios": SCENARIOS,
         "collectives_per_layer": COLLECTIVES_PER_LAYER,
         "all_gathers_before_residual": ALL_GATHERS_BEFORE_RESIDUAL_AND_DROPOUT,
-        "sweeps": sweeps(p),
-        "sentence_checks": sentence_checks(p, rows),
+        "sweeps": sweep,
+        "sentence_checks": sentence_checks(p, rows, sweep),
     }
