@@ -31,10 +31,10 @@ book: $(READY)
 	$(BIN)/python tools/build_book.py
 
 ## test: model, parameter space, data, prose, notebooks (papermill and nbval), the four builds
-## read in a browser; two workers each, no timing
+## read in a browser; one session on three workers (a notebook's cells stay on one: conftest.py),
+## no timing
 test: $(READY)
-	$(BIN)/python -m pytest tests -n 2 --dist load
-	$(BIN)/python -m pytest --nbval notebooks book -n 3 --dist loadfile -p no:cacheprovider
+	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider
 
 ## data: regenerate data/ (canonical JSON and SVG figures) from experiment.py
 data: $(READY)

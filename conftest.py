@@ -1,7 +1,8 @@
 """pytest settings for the whole repository (the unit tests' own are in tests/conftest.py).
 
-nbval starts one kernel per notebook, and ``make test`` runs two nbval workers at once: their
-kernels use private Unix sockets (tools/kernels.py), so they cannot race for a TCP port.
+``make test`` runs the unit tests and nbval in one session on three xdist workers, each taking
+whatever comes next (NotebookScheduling below). nbval starts one kernel per notebook, several at
+once: the kernels use private Unix sockets (tools/kernels.py), so they cannot race for a TCP port.
 """
 import pathlib
 import sys
@@ -9,7 +10,9 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tools"))
 
 import nbval.kernel  # noqa: E402
+import pytest  # noqa: E402
 from kernels import PrivateSocketKernelManager  # noqa: E402
+from xdist.scheduler import LoadScopeScheduling  # noqa: E402
 
 nbval.kernel.KernelManager = PrivateSocketKernelManager
 
@@ -26,3 +29,23 @@ def pytest_terminal_summary(terminalreporter):
             "`make notebooks` (after `make data` if experiment.py changed), review, commit:")
         for notebook in notebooks:
             terminalreporter.write_line(f"  {notebook}")
+
+
+class NotebookScheduling(LoadScopeScheduling):
+    """xdist's ``load``, one test at a time, except that a notebook's cells (nbval's items) go
+    together to one worker, in order: they run in one kernel, each on the state the cells before
+    it left. The largest units (the notebooks, by their number of cells) are handed out first."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = nodeid.split("::", 1)[0]
+        return path if path.endswith(".ipynb") else nodeid
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist load`` schedules by NotebookScheduling. (xdist's own ``loadgroup`` cannot keep
+    the cells together here: xdist 3.8 tags an item's group by rewriting ``item._nodeid``, which
+    pytest 9.2 no longer reads.)"""
+    if config.getoption("dist") == "load":
+        return NotebookScheduling(config, log)
+    return None

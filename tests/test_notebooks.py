@@ -98,10 +98,10 @@ def test_saved_notebooks_are_clean(path):
     assert counts == list(range(1, len(counts) + 1)), "saved without running every cell in order"
 
 
-def nbval(path):
-    """nbval on one notebook in a fresh pytest, exactly as ``make test`` runs it."""
+def nbval(path, workers=("-p", "no:xdist")):
+    """nbval on one notebook in a fresh pytest (by default in one process)."""
     return subprocess.run([sys.executable, "-m", "pytest", "--nbval", str(path), "-q",
-                           "-p", "no:cacheprovider", "-p", "no:xdist"],
+                           "-p", "no:cacheprovider", *workers],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
@@ -117,8 +117,10 @@ def copy_of_ledger(request):
     shutil.rmtree(folder.parent)
 
 
-def test_nbval_passes_on_an_untouched_copy(copy_of_ledger):
-    result = nbval(copy_of_ledger)
+def test_nbval_passes_on_an_untouched_copy_with_two_workers(copy_of_ledger):
+    """As ``make test`` runs it: two xdist workers with ``--dist load``, which would split the
+    notebook's cells between two kernels but for conftest.py's NotebookScheduling."""
+    result = nbval(copy_of_ledger, workers=("-n", "2", "--dist", "load"))
     assert result.returncode == 0, result.stdout[-2000:]
 
 

@@ -85,10 +85,11 @@ def builds() -> dict:
 
 
 def notebooks() -> dict:
-    """nbval (two workers, as in make test) and papermill (one at a time), per notebook."""
+    """nbval (two workers, a notebook's cells on one, as make test schedules them) and
+    papermill (one at a time), per notebook."""
     paths = sorted((ROOT / "notebooks" / "en").glob("*.ipynb"))
     nbval = seconds([PYTHON, "-m", "pytest", "--nbval", "notebooks/en", "-n", "2", "--dist",
-                     "loadfile", "-q", "-p", "no:cacheprovider"])
+                     "load", "-q", "-p", "no:cacheprovider"])
     with tempfile.TemporaryDirectory() as out:
         papermill = sum(seconds([str(BIN / "papermill"), str(p), f"{out}/{p.name}", "--cwd",
                                  str(p.parent)]) for p in paths[:6])
