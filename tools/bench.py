@@ -22,12 +22,11 @@ import sys
 import tempfile
 import time
 
+from build_book import source_files
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 BIN = pathlib.Path(PYTHON).parent
-#: What a copy of the book needs to build (no .venv, no _build).
-SOURCES = ("_config.yml", "_toc.yml", "book", "notebooks", "data", "experiment.py", "present.py",
-           "claim_words.py", "model", "tools", "pyproject.toml")
 
 
 def seconds(command: list, cwd: pathlib.Path = ROOT, **env) -> float:
@@ -44,13 +43,11 @@ def best_of(count: int, command: list, **kwargs) -> float:
 
 
 def copy_of_book(target: pathlib.Path) -> pathlib.Path:
-    """A copy of the book's sources, to build from scratch without touching _build/."""
-    for name in SOURCES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target / name)
+    """A copy of the book's source files (what the site's source archive holds, no git), to
+    build from scratch without touching _build/."""
+    for name in source_files():
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target / name)
     return target
 
 

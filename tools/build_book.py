@@ -8,6 +8,7 @@ own table of contents, derived from _toc.yml. No notebook is executed; warnings 
 """
 from __future__ import annotations
 
+import fnmatch
 import gzip
 import hashlib
 import html
@@ -99,11 +100,34 @@ def repository_words(lang: str) -> str:
     return f"<{url}>" if url else NO_REPOSITORY[lang]
 
 
-def source_files() -> list:
-    """The files of the repository (git ls-files: tracked, as they are in the working tree)."""
-    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+def source_files(root: pathlib.Path = ROOT) -> list:
+    """The book's source files under ``root``, as sorted relative names. In a git checkout, the
+    tracked files (git ls-files, as they are in the working tree); in a copy without git (such
+    as the site's own source archive, unpacked), every file that .gitignore does not exclude,
+    which is the same list."""
+    if not (root / ".git").exists():
+        return unignored_files(root)
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True,
                             check=True).stdout.decode()
-    return sorted(name for name in listed.split("\0") if name and (ROOT / name).is_file())
+    return sorted(name for name in listed.split("\0") if name and (root / name).is_file())
+
+
+def unignored_files(root: pathlib.Path) -> list:
+    """The files under ``root`` that its .gitignore (folder patterns ending in "/", file-name
+    patterns otherwise) does not exclude, as sorted relative names."""
+    patterns = [line.strip() for line in (root / ".gitignore").read_text().splitlines()
+                if line.strip() and not line.startswith("#")]
+    folders = [p.rstrip("/") for p in patterns if p.endswith("/")]
+    names = [p for p in patterns if not p.endswith("/")]
+    found = []
+    for path in root.rglob("*"):
+        parts = path.relative_to(root).parts
+        if not path.is_file() or any(fnmatch.fnmatch(part, folder) for part in parts[:-1]
+                                     for folder in folders):
+            continue
+        if not any(fnmatch.fnmatch(parts[-1], name) for name in names):
+            found.append("/".join(parts))
+    return sorted(found)
 
 
 def publish_source() -> None:
