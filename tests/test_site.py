@@ -3,6 +3,7 @@ Playwright, reading the built book from 127.0.0.1 with every other request block
 offline reader sees). Every page of every edition is opened; each check names its page."""
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pathlib
@@ -180,10 +181,16 @@ def remember_english_interface(path: str, strings: list) -> None:
 
 def english_interface(reader: "Reader", path: str) -> set:
     """The interface strings of the English edition's page at ``path``: as the English check
-    kept them, or read now with ``reader`` (and kept) when that check has not reached it yet."""
+    kept them, or read now with ``reader`` (and kept) when that check has not reached it yet.
+    The zh, es and it checks run at once on other workers: a lock lets one of them read the
+    English page while the others wait for what it keeps, instead of each reading it again."""
     target = _interface_file(path)
     if not target.exists():
-        remember_english_interface(path, reader.open(path).page.evaluate(INTERFACE_STRINGS))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not target.exists():
+                remember_english_interface(path, reader.open(path).page.evaluate(INTERFACE_STRINGS))
     return set(json.loads(target.read_text(encoding="utf-8")))
 
 
