@@ -183,11 +183,10 @@ def test_the_reproducibility_page_gives_the_repository_and_the_source_the_site_w
 def test_a_copy_without_git_publishes_the_same_source_files(tmp_path):
     """The site's source archive, unpacked and rebuilt without git, lists the same files; what
     a build or an install leaves behind is not source."""
+    from bench import copy_of_book
     from build_book import source_files
     tracked = source_files()
-    for name in tracked:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ROOT / name, tmp_path / name)
+    copy_of_book(tmp_path)
     for left_behind in (".venv/bin/python", "_build/html/index.html", "model/__pycache__/split.pyc",
                         "splitting_work_book.egg-info/PKG-INFO", "book/locales/zh/LC_MESSAGES/sphinx.mo"):
         (tmp_path / left_behind).parent.mkdir(parents=True, exist_ok=True)

@@ -114,19 +114,19 @@ def source_files(root: pathlib.Path = ROOT) -> list:
 
 def unignored_files(root: pathlib.Path) -> list:
     """The files under ``root`` that its .gitignore (folder patterns ending in "/", file-name
-    patterns otherwise) does not exclude, as sorted relative names."""
+    patterns otherwise) does not exclude, as sorted relative names. An excluded folder (such as
+    .venv or _build) is not walked."""
     patterns = [line.strip() for line in (root / ".gitignore").read_text().splitlines()
                 if line.strip() and not line.startswith("#")]
     folders = [p.rstrip("/") for p in patterns if p.endswith("/")]
     names = [p for p in patterns if not p.endswith("/")]
     found = []
-    for path in root.rglob("*"):
-        parts = path.relative_to(root).parts
-        if not path.is_file() or any(fnmatch.fnmatch(part, folder) for part in parts[:-1]
-                                     for folder in folders):
-            continue
-        if not any(fnmatch.fnmatch(parts[-1], name) for name in names):
-            found.append("/".join(parts))
+    for here, subfolders, files in os.walk(root):
+        subfolders[:] = [d for d in subfolders
+                         if not any(fnmatch.fnmatch(d, folder) for folder in folders)]
+        relative = pathlib.Path(here).relative_to(root)
+        found += [(relative / f).as_posix() for f in files
+                  if not any(fnmatch.fnmatch(f, name) for name in names)]
     return sorted(found)
 
 
