@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.requirements-installed
 
-.PHONY: book test data notebooks bench measure lab clean distclean
+.PHONY: book test check data notebooks reviewed bench measure lab clean distclean
 
 # A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)
 # is removed here and remade below.
@@ -40,9 +40,16 @@ test: $(READY)
 data: $(READY)
 	$(BIN)/python experiment.py
 
-## notebooks: re-execute every notebook in place after a change to the model or the prose
+## notebooks: write the notebooks from sections/ (a section's code once, each edition's prose);
+## those whose code changed are executed again; ALL=1 executes them all (after a change to the
+## models or data/); SECTIONS="split-04-break-even …" for some
 notebooks: $(READY)
-	$(BIN)/python tools/refresh_notebooks.py
+	$(BIN)/python tools/notebooks.py $(if $(ALL),--execute) $(SECTIONS)
+
+## reviewed: record that SECTION's four editions say the same again (tests/test_sections.py
+## names the editions that must follow when one edition's prose changed since)
+reviewed: $(READY)
+	$(BIN)/python tools/notebooks.py --reviewed $(SECTION)
 
 ## bench: measure speed as ratios side by side and write them into README.md (never fails on
 ## a number; QUICK=1 skips the fresh-clone `make test`)

@@ -1,5 +1,6 @@
-"""The notebooks: the same code in every language, clean saved metadata, parameters that
-papermill can change (and refuse), and an nbval check that really fails on drift."""
+"""The saved notebooks: each states its edition and the models' defaults, clean saved metadata,
+and an nbval check that really fails on drift. (That they are what sections/ gives, the same
+code in every edition, is tests/test_sections.py.)"""
 import ast
 import json
 import pathlib
@@ -43,13 +44,6 @@ def article_of(path):
     return prefix if prefix in ("tp", "theory") else "split"
 
 
-def code_of(path):
-    """The code cells of a notebook, with the edition line (the one that differs) neutralised."""
-    nb = nbformat.read(path, as_version=4)
-    return [(EDITION_LINE.sub('edition = "…"', c.source), c.metadata.get("tags", []))
-            for c in nb.cells if c.cell_type == "code"]
-
-
 @pytest.mark.parametrize("path", ALL, ids=rel)
 def test_each_notebook_states_its_own_edition(path):
     """A notebook's language is its parameters cell's ``edition``, which is its folder's name."""
@@ -63,14 +57,6 @@ def test_every_language_has_the_same_notebooks():
     for lang in LANGUAGES:
         assert sorted(p.name for p in (ROOT / "notebooks" / lang).glob("*.ipynb")) == SECTIONS
         assert sorted(p.name for p in (ROOT / "book" / lang).glob("*.ipynb")) == PAGES
-
-
-@pytest.mark.parametrize("name", SECTIONS + PAGES)
-def test_code_cells_are_identical_across_languages(name):
-    folder = "notebooks" if name in SECTIONS else "book"
-    english = code_of(ROOT / folder / "en" / name)
-    for lang in LANGUAGES:
-        assert code_of(ROOT / folder / lang / name) == english, f"{lang}/{name} differs from en"
 
 
 @pytest.mark.parametrize("path", ALL, ids=rel)

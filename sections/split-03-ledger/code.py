@@ -1,0 +1,39 @@
+# The code of section split-03-ledger, which its four editions run; edit it here, then `make notebooks`.
+# 4 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# %% parameters: split
+
+# %% glue [hide-cell]
+p, led = r["parameters"], r["ledger"]
+page.glue("s_ms", p["s_ms"], 6)
+page.glue("c_ms", p["c_ms"], 6)
+page.glue("eta", p["eta"], 6)
+page.glue("eta_percent", 100 * p["eta"], 4)
+page.glue("q", p["q"], 0)
+page.glue("ell_ms", p["ell_ms"], 6)
+page.glue("v_bytes", p["v_bytes"], 0)
+page.glue("b_bytes_per_s", p["b_bytes_per_s"], 0)
+page.glue("b_gb_per_s", p["b_bytes_per_s"] / 1e9, 6)
+page.glue("half_c_ms", led["half_c_ms"], 6)
+page.glue("wire_ms", led["wire_ms"], 6)
+page.glue("transfer_ms", led["transfer_ms"], 6)
+page.glue("comm_ms", led["comm_ms"], 6)
+page.glue("parallel_compute_ms", led["parallel_compute_ms"], 6)
+page.glue("one_ms", led["one_ms"], 6)
+page.glue("two_ms", led["two_ms"], 6)
+page.glue("speedup", led["speedup"], 3)
+
+# %% table
+page.table(["parameter", "value"],
+           [["S", f"{page.num(p['s_ms'], 6)} ms"], ["C", f"{page.num(p['c_ms'], 6)} ms"],
+            ["η", page.num(p["eta"], 6)], ["Q", p["q"]], ["ℓ", f"{page.num(p['ell_ms'], 6)} ms"],
+            ["V", f"{page.num(p['v_bytes'], 0)} {page.unit('bytes')}"],
+            ["B", f"{page.num(p['b_bytes_per_s'] / 1e9, 6)} GB/s = {page.num(p['b_bytes_per_s'], 0)} {page.unit('bytes')}/s"]])
+
+# %% table-2
+page.table(["", "ms"],
+           [["ℓ + V/B", page.num(led["transfer_ms"], 6)], ["H = Q(ℓ + V/B)", page.num(led["comm_ms"], 6)],
+            ["C/(2η)", page.num(led["parallel_compute_ms"], 6)], ["T₁ = S + C", page.num(led["one_ms"], 6)],
+            ["T₂ = S + C/(2η) + H", page.num(led["two_ms"], 6)], ["T₁/T₂", page.num(led["speedup"], 3)]])
+
+# %% figure-ledger
+page.figure(experiment.figure_ledger)

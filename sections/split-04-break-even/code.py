@@ -1,0 +1,38 @@
+# The code of section split-04-break-even, which its four editions run; edit it here, then `make notebooks`.
+# 4 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# %% parameters: split
+
+# %% glue [hide-cell]
+p, be = r["parameters"], r["break_even"]
+case = {c["name"]: c for c in r["cases"]}
+page.glue("eta", p["eta"], 6)
+page.glue("comm_ms", be["comm_ms"], 6)
+page.glue("factor", be["factor"], 6)
+page.glue("eta_limit", 0.5, 1)
+page.glue("break_even_c_ms", be["c_ms"], 5)
+page.glue("small_c_ms", case["small_c"]["c_ms"], 6)
+page.glue("small_c_one_ms", case["small_c"]["one_ms"], 6)
+page.glue("small_c_two_ms", case["small_c"]["two_ms"], 6)
+page.glue("c_ms", p["c_ms"], 6)
+page.glue("slow_b_gb_per_s", case["slow_link"]["b_bytes_per_s"] / 1e9, 6)
+page.glue("slow_comm_ms", case["slow_link"]["comm_ms"], 6)
+page.glue("slow_two_ms", case["slow_link"]["two_ms"], 6)
+page.glue("fast_b_gb_per_s", case["fast_link"]["b_bytes_per_s"] / 1e9, 6)
+page.glue("fast_comm_ms", case["fast_link"]["comm_ms"], 6)
+page.glue("fast_two_ms", case["fast_link"]["two_ms"], 6)
+page.glue("q", p["q"], 0)
+page.glue("infinite_comm_ms", r["infinite_bandwidth"]["comm_ms"], 6)
+page.glue("infinite_two_ms", r["infinite_bandwidth"]["two_ms"], 6)
+
+# %% table
+page.table(["case", "C (ms)", "S (ms)", "B (GB/s)", "H (ms)", "T₁ (ms)", "T₂ (ms)", "T₁/T₂"],
+           [[page.case_label(c), page.num(c["c_ms"], 5), page.num(c["s_ms"], 6),
+             page.num(c["b_bytes_per_s"] / 1e9, 6), page.num(c["comm_ms"], 6),
+             page.num(c["one_ms"], 5), page.num(c["two_ms"], 5), page.num(c["speedup"], 3)]
+            for c in r["cases"]])
+
+# %% figure-versus-c
+page.figure(experiment.figure_versus_c)
+
+# %% figure-versus-b
+page.figure(experiment.figure_versus_b)

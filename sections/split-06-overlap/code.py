@@ -1,0 +1,16 @@
+# The code of section split-06-overlap, which its four editions run; edit it here, then `make notebooks`.
+# 2 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# %% parameters: split
+
+# %% glue [hide-cell]
+page.glue("bound_ms", r["overlap"]["bound_ms"], 6)
+page.glue("two_ms", r["overlap"]["two_ms"], 6)
+page.glue("parallel_compute_ms", r["ledger"]["parallel_compute_ms"], 6)
+page.glue("comm_ms", r["ledger"]["comm_ms"], 6)
+
+# %% table
+led = r["ledger"]
+page.table(["", "ms"],
+           [["C/(2η)", page.num(led["parallel_compute_ms"], 6)], ["H", page.num(led["comm_ms"], 6)],
+            ["T₂ = S + C/(2η) + H", page.num(led["two_ms"], 6)],
+            ["S + max[C/(2η), H]", page.num(r["overlap"]["bound_ms"], 6)]])

@@ -1,0 +1,86 @@
+# The code of section split-08-executed, which its four editions run; edit it here, then `make notebooks`.
+# 5 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# %% parameters: measured
+
+# %% glue [hide-cell]
+env, protocol, main = record["environment"], record["protocol"], record["main"]
+fit, trace, sweep = record["allreduce"]["fit"], record["trace"], record["c_sweep"]
+article = experiment.DEFAULTS
+page.glue("device_name", env["device_name"])
+page.glue("cores", env["cores_visible"])
+page.glue("threads", env["threads_per_rank"])
+page.glue("ranks", env["world_size"])
+page.glue("backend", env["backend"])
+page.glue("torch_version", env["torch_version"])
+page.glue("python_version", env["python_version"])
+page.glue("measured_on", page.date(env["date"][:10]))
+for key in ("rows", "d_in", "hidden", "d_out"):
+    page.glue(key, protocol["shapes"][key])
+page.glue("warmup", protocol["warmup"])
+page.glue("repeats", protocol["repeats"])
+page.glue("sweep_repeats", protocol["sweep_repeats"])
+page.glue("v_bytes", main["v_bytes"])
+page.glue("two_ms", main["two"]["median_ms"], 2)
+page.glue("two_p90_ms", main["two"]["p90_ms"], 2)
+page.glue("two_mean_ms", main["two"]["mean_ms"], 2)
+page.glue("max_abs_difference", main["max_abs_difference"], 1, scientific_notation=True)
+page.glue("eta", main["eta"], 3)
+page.glue("ar_sizes", len(record["allreduce"]["sizes_bytes"]))
+page.glue("ar_min_bytes", min(record["allreduce"]["sizes_bytes"]))
+page.glue("ar_max_bytes", max(record["allreduce"]["sizes_bytes"]))
+page.glue("ell_ms", fit["ell_ms"], 3)
+page.glue("b_gb_per_s", fit["bandwidth_bytes_per_s"] / 1e9, 3)
+page.glue("r2", fit["r2"], 3)
+page.glue("ring_factor", record["allreduce"]["ring_factor"], 0)
+page.glue("article_ell_ms", article["ell_ms"], 3)
+page.glue("article_eta", article["eta"], 2)
+page.glue("ring_factor_8", ring_factor(8), 2)
+page.glue("article_b_gb_per_s", article["b_bytes_per_s"] / 1e9, 0)
+page.glue("ell_ratio", fit["ell_ms"] / article["ell_ms"], 0)
+page.glue("b_ratio", article["b_bytes_per_s"] / fit["bandwidth_bytes_per_s"], 1)
+page.glue("comm_ms", comparison["comm_ms"], 2)
+for key in ("two_ms", "speedup", "break_even_c_ms"):
+    page.glue(f"predicted_{key}", comparison[key]["predicted"], 3 if key == "speedup" else 2)
+    page.glue(f"measured_{key}", comparison[key]["measured"], 3 if key == "speedup" else 2)
+    page.glue(f"error_{key}", page.pct(comparison["relative_error"][key], 1))
+page.glue("step_allreduce_ms", max(trace["allreduce_ms"]), 2)
+page.glue("eta_min", min(sweep["eta"]), 2)
+page.glue("eta_min_c_ms", sweep["c_ms"][sweep["eta"].index(min(sweep["eta"]))], 2)
+page.glue("sweep_points", len(sweep["hidden"]))
+page.glue("hidden_min", min(sweep["hidden"]))
+page.glue("hidden_max", max(sweep["hidden"]))
+page.glue("record_path", f"data/measurements/{record_name}.json")
+
+# %% table
+symbols = {"s": "S", "c": "C", "half": "t½", "one": "T₁", "two": "T₂"}
+page.table(["quantity", "median_ms", "p10 (ms)", "p90 (ms)", "mean_ms"],
+           [[symbol, *(page.num(main[key][stat], 2)
+                       for stat in ("median_ms", "p10_ms", "p90_ms", "mean_ms"))]
+            for key, symbol in symbols.items()])
+
+# %% table-2
+rows = [("T₁ (ms)", "one_ms", 2), ("T₂ (ms)", "two_ms", 2), ("T₁/T₂", "speedup", 3),
+        ("C* (ms)", "break_even_c_ms", 2)]
+page.table(["quantity", "predicted", "measured", "error"],
+           [[label, page.num(comparison[key]["predicted"], d)
+             if comparison[key]["predicted"] is not None else page.word("none"),
+             page.num(comparison[key]["measured"], d)
+             if comparison[key]["measured"] is not None else page.word("none"),
+             page.pct(comparison["relative_error"][key], 1)
+             if comparison["relative_error"][key] is not None else "–"]
+            for label, key, d in rows])
+if comparison["eta_note"]:
+    print(comparison["eta_note"])
+
+# %% table-3
+page.table(["hidden_width", "C (ms)", "η", "T₁ (ms)", "T₂ (ms)", "T₁/T₂",
+            f"{page.word('model')} (η = {page.num(comparison['eta_used'], 2)})",
+            f"{page.word('model')} (η(C))"],
+           [[h, page.num(c, 2), page.num(eta, 2), page.num(one, 2), page.num(two, 2),
+             page.num(measured, 2), page.num(analysis.model_speedup(record, c, comparison["eta_used"]), 2),
+             page.num(analysis.model_speedup(record, c, min(eta, 1.0)), 2)]
+            for h, c, eta, one, two, measured in zip(sweep["hidden"], sweep["c_ms"], sweep["eta"],
+                                                     sweep["one_ms"], sweep["two_ms"], sweep["speedup"])])
+
+# %% figure-measured
+page.figure(experiment.figure_measured, analysis.figure_data(record))

@@ -1,0 +1,3 @@
+# The code of section theory-02-serial-parallel, which its four editions run; edit it here, then `make notebooks`.
+# 0 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# %% parameters: theory

@@ -1,0 +1,13 @@
+# The code of section tp-03-primitives, which its four editions run; edit it here, then `make notebooks`.
+# 1 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# %% parameters: tp
+
+# %% glue [hide-cell]
+p = r["parameters"]
+page.glue("b", p["tp_batch"], 0)
+page.glue("s", p["tp_seq_len"], 0)
+page.glue("h", p["tp_hidden"], 0)
+page.glue("d", p["tp_bytes_per_value"], 0)
+page.glue("message_bytes", tp["message_bytes"], 0)
+page.glue("message_mb", tp["message_mb"], 1)
+page.glue("ring_traffic_ratio", tp["scaling_checks"]["ring_cluster_traffic_ratio_32_over_2"], 0)

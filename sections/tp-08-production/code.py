@@ -1,0 +1,19 @@
+# The code of section tp-08-production, which its four editions run; edit it here, then `make notebooks`.
+# 2 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# %% parameters: tp
+
+# %% glue [hide-cell]
+row8, row32 = tp["demo"][3], tp["demo"][-1]
+claims = {c["id"]: c for c in experiment.claims()}
+page.glue("gpus_per_node", tp["scenarios"]["gpus_per_node"], 0)
+page.glue("t8", row8["t"], 0)
+page.glue("t32", row32["t"], 0)
+page.glue("ratio_t8", row8["ratio"], 3)
+page.glue("ratio_t32", row32["ratio"], 3)
+page.glue("mu_t8_pct", 100 * row8["utilisation"], 1)
+page.glue("mu_t32_pct", 100 * row32["utilisation"], 1)
+page.glue("stated_mu_t32_pct", 100 * claims["utilisation_tp32"]["stated"], 0)
+
+# %% table
+page.table(["t", "R", "μ = 1/(1 + R)"],
+           [[row["t"], page.num(row["ratio"], 3), page.num(row["utilisation"], 3)] for row in tp["demo"]])

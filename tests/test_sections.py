@@ -1,0 +1,153 @@
+"""sections/ is the one source of the notebooks: each section's code once, each edition's prose
+on its own, and a record of when the editions were last brought in step (tools/notebooks.py).
+
+The saved notebooks must be exactly what these sources give; a change to a section's code
+reaches its four notebooks; a change to one edition's prose makes a test name the editions
+that must follow."""
+import json
+import shutil
+
+import nbformat
+import pytest
+
+import notebooks
+from present import LANGUAGES
+
+SECTIONS = notebooks.names()
+
+
+@pytest.fixture
+def sources(tmp_path, monkeypatch):
+    """A copy of sections/ that the tool reads instead of the real one (the saved notebooks
+    it compares with are the real ones, which these tests never write)."""
+    copy = tmp_path / "sections"
+    shutil.copytree(notebooks.SECTIONS, copy)
+    monkeypatch.setattr(notebooks, "SECTIONS", copy)
+    return copy
+
+
+def test_there_is_a_section_for_every_notebook_and_nothing_else():
+    saved = sorted(p.stem for p in notebooks.ROOT.glob("notebooks/en/*.ipynb")) + \
+            sorted(p.stem for p in notebooks.ROOT.glob("book/en/*.ipynb"))
+    assert sorted(saved) == SECTIONS
+    for name in SECTIONS:
+        assert sorted(p.name for p in (notebooks.SECTIONS / name).iterdir()) == sorted(
+            ["code.py", "reviewed.json", *(f"{lang}.md" for lang in LANGUAGES)])
+
+
+def test_every_saved_notebook_is_what_its_sources_give():
+    assert notebooks.out_of_date(SECTIONS) == []
+
+
+@pytest.mark.parametrize("name", SECTIONS)
+def test_no_edition_changed_since_its_section_was_last_reviewed(name):
+    assert notebooks.behind(name) is None
+
+
+@pytest.mark.parametrize("name", SECTIONS)
+def test_each_prose_file_is_written_as_the_tool_writes_it(name):
+    """The prose files are in their canonical form, so the tool's own rewrites (placing a new
+    cell) change nothing else in them."""
+    for lang in LANGUAGES:
+        path = notebooks.prose_path(name, lang)
+        assert notebooks.render_prose(notebooks.prose(name, lang)) == path.read_text(encoding="utf-8")
+
+
+def test_the_code_of_a_section_is_the_same_in_every_edition_but_its_edition_line():
+    for name in SECTIONS:
+        code = {lang: [source for kind, source, tags in notebooks.sources_of(
+                    nbformat.read(notebooks.destination(name, lang), as_version=4)) if kind == "code"]
+                for lang in LANGUAGES}
+        for lang in LANGUAGES:
+            assert [s.replace(f'edition = "{lang}"', 'edition = "?"') for s in code[lang]] == \
+                   [s.replace('edition = "en"', 'edition = "?"') for s in code["en"]]
+
+
+def test_a_code_change_is_one_edit_that_reaches_all_four_editions(sources):
+    code = sources / "split-04-break-even" / "code.py"
+    code.write_text(code.read_text(encoding="utf-8").replace(
+        'page.glue("factor", be["factor"], 6)', 'page.glue("factor", be["factor"], 5)'),
+        encoding="utf-8")
+    stale = notebooks.out_of_date(["split-04-break-even"])
+    assert stale == [f"notebooks/{lang}/split-04-break-even.ipynb: its code differs"
+                     for lang in LANGUAGES]
+
+
+def test_a_new_code_cell_is_placed_in_every_edition_after_the_cell_before_it(sources):
+    code = sources / "split-04-break-even" / "code.py"
+    code.write_text(code.read_text(encoding="utf-8").replace(
+        "\n# %% table\n", '\n# %% extra\nprint("new")\n\n# %% table\n'), encoding="utf-8")
+    for lang in LANGUAGES:
+        items, changes = notebooks.merged_placements(
+            "split-04-break-even", lang, notebooks.code_cells("split-04-break-even", lang))
+        placed = [item[0] for item in items if isinstance(item, tuple)]
+        assert placed[placed.index("glue") + 1] == "extra" and changes == ["placed the new cell 'extra'"]
+        # The new cell follows the one before it in code.py: no prose between them.
+        assert items[items.index(("glue",)) + 1] == ("extra",)
+
+
+def test_placements_out_of_order_are_refused_naming_the_file(sources):
+    prose = sources / "tp-04-volume" / "it.md"
+    text = prose.read_text(encoding="utf-8")
+    placed = [line for line in text.splitlines() if line.startswith("+++ ")]
+    first, last = placed[2], placed[-1]
+    prose.write_text(text.replace(first, "@@").replace(last, first).replace("@@", last),
+                     encoding="utf-8")
+    with pytest.raises(notebooks.SourceError, match=r"sections/tp-04-volume/it\.md: code cells placed"):
+        notebooks.assemble("tp-04-volume", "it")
+
+
+def test_a_prose_change_in_one_edition_names_the_editions_that_must_follow(sources):
+    prose = sources / "split-04-break-even" / "en.md"
+    prose.write_text(prose.read_text(encoding="utf-8").replace(
+        "Put plainly:", "In plain words:"), encoding="utf-8")
+    message = notebooks.behind("split-04-break-even")
+    assert message.startswith("split-04-break-even: en changed since the last review: block 2 (")
+    assert "zh, es, it must follow" in message and "make reviewed SECTION=split-04-break-even" in message
+    # Only the English notebook is stale, for its prose (its outputs are kept).
+    assert notebooks.out_of_date(["split-04-break-even"]) == [
+        "notebooks/en/split-04-break-even.ipynb: its prose differs"]
+    # Once the editions are in step, one command records it and the check is green again.
+    notebooks.main(["--reviewed", "split-04-break-even"])
+    assert notebooks.behind("split-04-break-even") is None
+
+
+def test_the_check_writes_nothing_and_fails(sources, capsys):
+    code = sources / "tp-01-kitchen" / "code.py"
+    code.write_text(code.read_text(encoding="utf-8") + "\n# %% more\nprint(1)\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in sources.rglob("*")
+              if p.is_file()} | {notebooks.destination("tp-01-kitchen", lang): notebooks.destination(
+                  "tp-01-kitchen", lang).read_bytes() for lang in LANGUAGES}
+    assert notebooks.main(["--check", "tp-01-kitchen"]) == 1
+    out = capsys.readouterr().out
+    assert "sections/tp-01-kitchen/zh.md: placed the new cell 'more'" in out
+    assert "notebooks/zh/tp-01-kitchen.ipynb: its code differs" in out
+    assert {p: p.read_bytes() for p in before} == before
+
+
+@pytest.mark.parametrize("value, typed", [(2_000_000, "2_000_000"), (2048, "2048"), (1e10, "1e10"),
+                                          (6e11, "6e11"), (0.8, "0.8"), (30.0, "30.0")])
+def test_defaults_are_written_as_a_reader_types_them(value, typed):
+    assert notebooks.literal(value) == typed
+
+
+def test_the_parameters_cell_states_the_models_defaults_once():
+    """The head is written from experiment's defaults: change one there and every notebook of
+    its article says so."""
+    split = notebooks.head("split", "it")[0].source
+    assert "s_ms = 0.8\n" in split and split.endswith('edition = "it"   # the language of this '
+                                                      "page: zh, es, it or en")
+
+
+def test_bad_sources_are_refused_by_file_and_line(sources):
+    code = sources / "tp-01-kitchen" / "code.py"
+    code.write_text(code.read_text(encoding="utf-8").replace("parameters: tp", "parameters: tq"),
+                    encoding="utf-8")
+    with pytest.raises(notebooks.SourceError, match=r"tp-01-kitchen/code\.py:\d+: unknown kind 'tq'"):
+        notebooks.assemble("tp-01-kitchen", "zh")
+
+
+def test_the_review_record_is_hashes_of_each_editions_blocks():
+    record = json.loads((notebooks.SECTIONS / "tp-01-kitchen" / "reviewed.json").read_text())
+    assert sorted(record) == sorted(LANGUAGES)
+    assert len(record["zh"]) == len(notebooks.blocks("tp-01-kitchen", "zh"))
