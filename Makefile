@@ -36,6 +36,16 @@ book: $(READY)
 test: $(READY)
 	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider
 
+## check: the inner loop (about a minute): data/ and the notebooks against their sources, the
+## models, the sections, the prose numbers and the layout, and the English edition's HTML
+## (no notebook executed, no browser, no PDF); `make test` is the whole gate
+check: $(READY)
+	$(BIN)/python experiment.py --check
+	$(BIN)/python tools/notebooks.py --check
+	$(BIN)/python -m pytest tests/test_model.py tests/test_articles_2_3.py tests/test_sections.py \
+	  tests/test_prose_numbers.py tests/test_layout.py -q -n 2 -p no:cacheprovider
+	$(BIN)/python tools/build_book.py --html-only en
+
 ## data: regenerate data/ (canonical JSON and SVG figures) from experiment.py
 data: $(READY)
 	$(BIN)/python experiment.py

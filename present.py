@@ -340,10 +340,10 @@ class Page:
         display(Markdown(f"**{self.word('parameters')}{colon}** " + " · ".join(items)))
 
     def figure(self, draw, data: dict | None = None) -> None:
-        """Show a figure of experiment.py drawn for this page's results (or for ``data``, e.g.
+        """Show a figure of figures.py drawn for this page's results (or for ``data``, e.g.
         a measurement's ``figure_data``) in its notation.
 
         The SVG text is displayed as it is (IPython's SVG class would re-serialise it), so at
-        the default parameters it is byte for byte the file experiment.py writes to data/."""
+        the default parameters it is byte for byte the file regenerate.py writes to data/."""
         svg_text = draw(self.results if data is None else data, NOTATION[self.lang][0])
         display({"image/svg+xml": svg_text}, raw=True)

@@ -153,7 +153,7 @@ def model_speedup(record: dict, c_ms: float, eta: float) -> float:
 
 
 def figure_data(record: dict, points: int = 61) -> dict:
-    """What the measurement figure draws (``experiment.figure_measured``): the all-reduce
+    """What the measurement figure draws (``measure.figure.figure_measured``): the all-reduce
     medians with their p10–p90 spread and the fitted line; the measured speedups over C; the
     model's speedup on a log grid of C with the main run's η, and at each measured point
     with that point's own η; the model's break-even C and the measured crossing."""

@@ -9,6 +9,8 @@ import sys
 import pytest
 
 import experiment
+import figures
+import regenerate
 from model.units import readable
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -131,12 +133,12 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", failing_replace)
     with pytest.raises(OSError):
-        experiment.write_atomically(tmp_path, files)
+        regenerate.write_atomically(tmp_path, files)
     assert calls and snapshot(tmp_path) == before  # no temporary left behind, nothing truncated
 
 
 def test_a_missing_glyph_fails_the_figure():
-    @experiment.figure
+    @figures.figure
     def chinese_title(results, fig, ax):
         ax.set_title("带宽")  # CJK is not in the figures' font (their text is language-neutral)
 

@@ -10,7 +10,10 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 import experiment
-from experiment import SPECS, drawn, run, to_json
+from experiment import SPECS, run, to_json
+from figures import drawn
+import figures
+import regenerate
 
 GROUPS = experiment.PARAMETER_GROUPS
 
@@ -194,7 +197,7 @@ def outside_axes(fig) -> list:
 def assert_figures_show_their_data(group, overrides):
     results = run(**overrides)
     for name in FIGURES_OF[group]:
-        with drawn(experiment.FIGURES[name], results) as fig:
+        with drawn(figures.FIGURES[name], results) as fig:
             assert outside_axes(fig) == [], name
 
 
@@ -202,9 +205,9 @@ def assert_figures_show_their_data(group, overrides):
 def test_every_parameter_dependent_figure_is_listed(group):
     """FIGURES_OF covers every figure except those that ignore the parameters."""
     listed = {name for names in FIGURES_OF.values() for name in names}
-    fixed = set(experiment.FIGURES) - listed
+    fixed = set(figures.FIGURES) - listed
     for name in fixed:
-        svg = experiment.FIGURES[name]
+        svg = figures.FIGURES[name]
         assert svg(run()) == svg(run(**{k: SPECS[k].high for k in GROUPS[group]})), name
 
 
@@ -237,7 +240,7 @@ def test_theory_figures_show_their_data(overrides):
 
 def test_the_figure_check_catches_a_clipped_curve():
     """The check is not vacuous: squeezing the axes around the default figure fails it."""
-    with drawn(experiment.figure_versus_c, run()) as fig:
+    with drawn(figures.figure_versus_c, run()) as fig:
         assert outside_axes(fig) == []
         fig.axes[0].set_xlim(0, 1)
         assert any("points inside the axes" in p for p in outside_axes(fig))
@@ -265,6 +268,6 @@ def test_the_reported_overflows_are_refused_on_the_command_line(capsys):
     """The values that used to end in NaN (c_ms = 1e308, B = 1e-300) stop with one line."""
     for assignment, name in (("c_ms=1e308", "c_ms"), ("b_bytes_per_s=1e-300", "b_bytes_per_s")):
         with pytest.raises(SystemExit) as info:
-            experiment.main(["--out", "/nonexistent/never-written", "--set", assignment])
+            regenerate.main(["--out", "/nonexistent/never-written", "--set", assignment])
         assert info.value.code == 2
         assert f"error: {name} must be " in capsys.readouterr().err

@@ -9,6 +9,7 @@ own table of contents, derived from _toc.yml. No notebook is executed; warnings 
 from __future__ import annotations
 
 import fnmatch
+import functools
 import gzip
 import hashlib
 import html
@@ -162,7 +163,7 @@ def edition_toc(lang: str) -> dict:
     return toc
 
 
-def build_edition(lang: str) -> None:
+def build_edition(lang: str, html_only: bool = False) -> None:
     """One Sphinx build of one language into _build/html/<lang>."""
     sphinx_language, _, _ = EDITIONS[lang]
     work = BUILD / "editions"
@@ -199,7 +200,9 @@ def build_edition(lang: str) -> None:
     # of contents) rebuilds the whole edition from a fresh environment.
     stamp, inputs = BUILD / "doctrees" / lang / "site-inputs.sha256", site_inputs_digest()
     fresh = not stamp.exists() or stamp.read_text() != inputs
-    for builder, out in (("html", BUILD / "html" / lang), ("singlehtml", BUILD / "singlehtml" / lang)):
+    builders = [("html", BUILD / "html" / lang)] + (
+        [] if html_only else [("singlehtml", BUILD / "singlehtml" / lang)])
+    for builder, out in builders:
         status = build_sphinx(ROOT, out, path_config=str(config_path), noconfig=True,
                               confoverrides=dict(overrides), builder=builder,
                               doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
@@ -208,6 +211,8 @@ def build_edition(lang: str) -> None:
             raise SystemExit(f"{lang}: Sphinx {builder} build failed ({status})")
         fresh = False   # the singlehtml build reuses the environment the html build just made
     stamp.write_text(inputs)
+    if html_only:
+        return
     # The one page holding the whole edition. Sphinx writes it under the root document's folder
     # (book/<lang>/) but with links relative to the output root, so it is read from there.
     single = BUILD / "singlehtml" / lang
@@ -291,7 +296,10 @@ def publish_data() -> None:
 
 
 def main(argv: list) -> int:
-    langs = argv or list(EDITIONS)
+    """``build_book.py [--html-only] [LANG ...]``: the editions named (default: all four);
+    ``--html-only`` skips the one-page build and its PDF (``make check``)."""
+    html_only = "--html-only" in argv
+    langs = [a for a in argv if a != "--html-only"] or list(EDITIONS)
     for lang in langs:
         if lang not in EDITIONS:
             raise SystemExit(f"unknown edition {lang!r}; choose from {', '.join(EDITIONS)}")
@@ -299,7 +307,7 @@ def main(argv: list) -> int:
     # build in the same process would keep the first edition's interface language.
     with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
                              mp_context=multiprocessing.get_context("spawn")) as pool:
-        list(pool.map(build_edition, langs))
+        list(pool.map(functools.partial(build_edition, html_only=html_only), langs))
     landing()
     publish_data()
     publish_source()

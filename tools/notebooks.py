@@ -73,6 +73,7 @@ PARAMETER_NOTES = {
 }
 #: What the setup cell imports, per kind (all of it from this repository).
 IMPORTS = {"measured": ["import experiment", "from measure import analysis",
+                        "from measure.figure import figure_measured",
                         "from model.units import ring_factor"]}
 #: The setup cell's lines after the parameters are checked, per kind.
 SETUP = {
@@ -116,15 +117,16 @@ def call(prefix: str, arguments: list) -> str:
     return "\n".join(lines + [line])
 
 
-def head(kind: str, lang: str) -> list:
-    """The parameters cell and the setup cell of a notebook of ``kind`` in edition ``lang``."""
+def head(kind: str, lang: str, draws: bool = False) -> list:
+    """The parameters cell and the setup cell of a notebook of ``kind`` in edition ``lang``
+    (importing ``figures`` when ``draws``: when its code shows one of them)."""
     values = parameters_of(kind)
     parameters = [f"# {note}" for note in PARAMETER_NOTES[kind]]
     parameters += [f"{name} = {literal(value) if not isinstance(value, str) else json.dumps(value)}"
                    for name, value in values.items()]
     parameters.append(f'edition = "{lang}"   # the language of this page: '
                       f'{", ".join(LANGUAGES[:-1])} or {LANGUAGES[-1]}')
-    imports = IMPORTS.get(kind, ["import experiment"]) + [
+    imports = IMPORTS.get(kind, ["import experiment"]) + (["import figures"] if draws else []) + [
         "from present import Page, refuse_unknown_parameters"]
     known = (f'[*experiment.PARAMETER_GROUPS["{kind}"], "edition"]'
              if kind in experiment.PARAMETER_GROUPS else json.dumps([*values, "edition"]))
@@ -210,7 +212,7 @@ def code_cells(name: str, lang: str) -> list:
         raise SourceError(f"{rel(path)}: no cell; it must start with # %% parameters: <kind>")
     for cell in cells:
         cell.source = cell.source.strip("\n")
-    return head(kind, lang) + cells
+    return head(kind, lang, draws=any("figures." in c.source for c in cells)) + cells
 
 
 def prose(name: str, lang: str) -> list:

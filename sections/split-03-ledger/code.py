@@ -36,4 +36,4 @@ page.table(["", "ms"],
             ["T₂ = S + C/(2η) + H", page.num(led["two_ms"], 6)], ["T₁/T₂", page.num(led["speedup"], 3)]])
 
 # %% figure-ledger
-page.figure(experiment.figure_ledger)
+page.figure(figures.figure_ledger)

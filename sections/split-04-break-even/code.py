@@ -32,7 +32,7 @@ page.table(["case", "C (ms)", "S (ms)", "B (GB/s)", "H (ms)", "T₁ (ms)", "T₂
             for c in r["cases"]])
 
 # %% figure-versus-c
-page.figure(experiment.figure_versus_c)
+page.figure(figures.figure_versus_c)
 
 # %% figure-versus-b
-page.figure(experiment.figure_versus_b)
+page.figure(figures.figure_versus_b)

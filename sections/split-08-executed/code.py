@@ -83,4 +83,4 @@ page.table(["hidden_width", "C (ms)", "η", "T₁ (ms)", "T₂ (ms)", "T₁/T₂
                                                      sweep["one_ms"], sweep["two_ms"], sweep["speedup"])])
 
 # %% figure-measured
-page.figure(experiment.figure_measured, analysis.figure_data(record))
+page.figure(figure_measured, analysis.figure_data(record))

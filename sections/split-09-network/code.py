@@ -22,4 +22,4 @@ page.table(["C (ms)", "H (ms)", "η >"],
             for t in r["efficiency_threshold"]])
 
 # %% figure-min-eta
-page.figure(experiment.figure_min_eta)
+page.figure(figures.figure_min_eta)

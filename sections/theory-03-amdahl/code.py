@@ -22,7 +22,7 @@ page.glue("s20_n4_stated", next(c for c in wrong if c["id"] == "amdahl_table_s20
 page.glue("s20_n4_computed", th["table"][2]["speedups"][1], 2)
 
 # %% figure-amdahl
-page.figure(experiment.figure_amdahl)
+page.figure(figures.figure_amdahl)
 
 # %% table
 stated = {c["key"]: c for c in table_claims}

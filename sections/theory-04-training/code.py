@@ -27,7 +27,7 @@ page.glue("gustafson_fixed_job_days", tr["gustafson_s_fixed_job_days"], 1)
 page.glue("days_without_communication", th["checks"]["days_without_communication"], 0)
 
 # %% figure-training-ledger
-page.figure(experiment.figure_training_ledger)
+page.figure(figures.figure_training_ledger)
 
 # %% figure-gustafson
-page.figure(experiment.figure_gustafson)
+page.figure(figures.figure_gustafson)

@@ -11,4 +11,4 @@ page.glue("calc_tmax_ms", demo[-1]["calc_ms"], 3)
 page.glue("comm_ms", demo[0]["comm_ms"], 3)
 
 # %% figure-tp-layer-time
-page.figure(experiment.figure_tp_layer_time)
+page.figure(figures.figure_tp_layer_time)

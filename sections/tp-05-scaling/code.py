@@ -22,4 +22,4 @@ page.glue("e_t32_pct", 100 * tp["demo"][-1]["efficiency"], 1)
 page.glue("ring_e_t32_pct", 100 * tp["demo"][-1]["ring_efficiency"], 1)
 
 # %% figure-tp-efficiency
-page.figure(experiment.figure_tp_efficiency)
+page.figure(figures.figure_tp_efficiency)

@@ -1,0 +1,44 @@
+"""The measurement's figure, drawn from a record's ``analysis.figure_data`` in the book's style."""
+from __future__ import annotations
+
+from figures import COLOURS, figure
+
+
+@figure(panels=2)
+def figure_measured(data: dict, fig, axes) -> None:
+    """The measurement (``measure.analysis.figure_data``): all-reduce time against message
+    size with the fitted ℓ + V/B (top); measured speedup against C with the model's (bottom)."""
+    top, bottom = axes
+    ar = data["allreduce"]
+    spread = [[m - lo for m, lo in zip(ar["median_ms"], ar["p10_ms"])],
+              [hi - m for m, hi in zip(ar["median_ms"], ar["p90_ms"])]]
+    top.errorbar(ar["sizes_bytes"], ar["median_ms"], yerr=spread, fmt="o", color=COLOURS["two"],
+                 capsize=3)
+    top.plot(ar["sizes_bytes"], ar["fit_ms"], color=COLOURS["one"])
+    top.annotate("ℓ + V/B", (ar["sizes_bytes"][-1], ar["fit_ms"][-1]), color=COLOURS["one"],
+                 ha="right", va="bottom", xytext=(-8, 4), textcoords="offset points")
+    top.axvline(ar["step_v_bytes"], color=COLOURS["grey"], linestyle=":")
+    top.annotate("V", (ar["step_v_bytes"], max(ar["p90_ms"])), color=COLOURS["grey"],
+                 xytext=(4, 0), textcoords="offset points", va="top")
+    top.set_xscale("log")
+    top.set_yscale("log")
+    top.set_xlabel("V (bytes)")
+    top.set_ylabel("all-reduce (ms)")
+    sp = data["speedup"]
+    bottom.plot(sp["grid_c_ms"], sp["model"], color=COLOURS["one"])
+    bottom.annotate(f"η = {sp['eta']:.2f}", (sp["grid_c_ms"][-1], sp["model"][-1]),
+                    color=COLOURS["one"], ha="right", va="bottom", xytext=(0, 4),
+                    textcoords="offset points")
+    bottom.plot(sp["c_ms"], sp["model_own_eta"], "o", markerfacecolor="none",
+                color=COLOURS["one"])
+    bottom.plot(sp["c_ms"], sp["measured"], "o", color=COLOURS["two"])
+    bottom.axhline(1, color=COLOURS["grey"], linewidth=0.8)
+    for key, style, label in (("predicted", "--", "C*"), ("measured", ":", "T₁ = T₂")):
+        c_ms = sp["break_even_c_ms"][key]
+        if c_ms is not None:
+            bottom.axvline(c_ms, color=COLOURS["grey"], linestyle=style)
+            bottom.annotate(label, (c_ms, 1), xytext=(4, 6 if key == "predicted" else -14),
+                            textcoords="offset points", color=COLOURS["grey"])
+    bottom.set_xscale("log")
+    bottom.set_xlabel("C (ms)")
+    bottom.set_ylabel("T₁/T₂")

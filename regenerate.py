@@ -1,0 +1,143 @@
+"""The files of data/ and the command line that writes them (``python experiment.py``).
+
+``artefacts(results)`` gives every file of data/ as text: the results and the claims as strict
+JSON (``experiment``), the figures as SVG (``figures``) and the committed measurement record's
+figure (``measure``); ``main`` regenerates data/ atomically, checks it (``--check``, writing
+nothing) or writes a variant elsewhere (``--out DIR --set NAME=VALUE``).
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import functools
+import os
+import pathlib
+import sys
+import tempfile
+
+from experiment import DEFAULTS, RANGES, SPECS, claims, run, to_json
+from figures import DECIMAL_MARKS, FIGURES
+from measure import analysis
+from measure.figure import figure_measured
+from model.units import readable
+
+
+def artefacts(results: dict) -> dict:
+    """Every file of data/ by name, as text: the results, the claims (at the defaults), the
+    figures, and the figure of the committed measurement record (data/measurements/)."""
+    files = {"results.json": to_json(results)}
+    if results["parameters"] == DEFAULTS:
+        files["claims.json"] = to_json(claims(results))
+    measured = analysis.figure_data(analysis.load())
+    drawings = [(name, functools.partial(draw, results)) for name, draw in FIGURES.items()]
+    drawings.append(("fig_measured.svg", functools.partial(figure_measured, measured)))
+    for name, draw in drawings:
+        point = files[name] = draw(".")
+        comma = draw(",")
+        if comma != point:
+            files[name.replace(".svg", DECIMAL_MARKS[","] + ".svg")] = comma
+    return files
+
+
+def write_atomically(out_dir: pathlib.Path, files: dict) -> None:
+    """Write each file through a temporary file and an atomic rename; drop stale ones."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        handle, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(text)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, out_dir / name)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    for stale in out_dir.iterdir():
+        if stale.suffix in {".json", ".svg"} and stale.name not in files:
+            stale.unlink()
+
+
+def drift(out_dir: pathlib.Path, files: dict) -> list:
+    """Human-readable differences between ``files`` and what ``out_dir`` holds."""
+    problems = []
+    present = {p.name for p in out_dir.glob("*") if p.suffix in {".json", ".svg"}} \
+        if out_dir.is_dir() else set()
+    for name in sorted(present - set(files)):
+        problems.append(f"{name}: in {out_dir} but no longer generated")
+    for name, text in sorted(files.items()):
+        path = out_dir / name
+        if not path.exists():
+            problems.append(f"{name}: missing from {out_dir}")
+            continue
+        old = path.read_text(encoding="utf-8")
+        if old != text:
+            diff = difflib.unified_diff(old.splitlines(), text.splitlines(), f"{name} (saved)",
+                                        f"{name} (regenerated)", n=0, lineterm="")
+            problems.append("\n".join(list(diff)[:20]))
+    return problems
+
+
+def parse_assignment(text: str) -> tuple:
+    """Parse NAME=VALUE from the command line (integer parameters as int, the rest as float)."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    name, raw = (part.strip() for part in text.split("=", 1))
+    try:
+        value = int(raw) if name in SPECS and SPECS[name].integer else float(raw)
+    except ValueError:
+        allowed = RANGES.get(name, "a number")
+        raise argparse.ArgumentTypeError(f"{name} must be {allowed}; got {raw!r}") from None
+    return name, value
+
+
+def parameter_help() -> str:
+    """One line per parameter, by name: its default and its allowed range."""
+    return "\n".join(f"  {name} (default {readable(DEFAULTS[name])}): {RANGES[name]}" for name in SPECS)
+
+
+def main(argv=None) -> int:
+    """Command line: regenerate data/, check it, or write a variant elsewhere."""
+    root = pathlib.Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Regenerate the book's canonical data: data/results.json, data/claims.json "
+                    "and the SVG figures, written atomically.",
+        epilog="parameters (for --set NAME=VALUE):\n" + parameter_help())
+    parser.add_argument("--check", action="store_true",
+                        help="regenerate the defaults in memory, compare with the output "
+                             "directory, print the differences, write nothing; exit 1 on drift")
+    parser.add_argument("--out", type=pathlib.Path, default=root / "data",
+                        help="output directory (default: data/ next to this file)")
+    parser.add_argument("--set", dest="overrides", metavar="NAME=VALUE", action="append",
+                        type=parse_assignment, default=[],
+                        help="override a parameter (repeatable); only allowed with --out "
+                             "elsewhere than data/, which holds the defaults")
+    args = parser.parse_args(argv)
+    overrides = dict(args.overrides)
+    if overrides and args.check:
+        parser.error("--check compares the defaults with data/; write a variant with "
+                     "--out DIR --set NAME=VALUE (without --check)")
+    if overrides and args.out.resolve() == (root / "data").resolve():
+        parser.error("data/ holds the canonical defaults; write overridden results with --out DIR")
+    try:
+        results = run(**overrides)
+    except (TypeError, ValueError) as error:
+        parser.error(str(error))
+    files = artefacts(results)
+    if args.check:
+        problems = drift(args.out, files)
+        for problem in problems:
+            print(problem)
+        if problems:
+            print(f"{args.out}: drift in {len(problems)} file(s); the code changed since "
+                  f"data/ was written: run `make data` (then `make notebooks`)")
+            return 1
+        print(f"{args.out}: up to date")
+        return 0
+    write_atomically(args.out, files)
+    print(f"wrote {len(files)} files to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
