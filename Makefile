@@ -25,6 +25,11 @@ $(READY): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(READY)
 
+LAB_READY := $(VENV)/.lab-installed
+$(LAB_READY): requirements-lab.txt $(READY)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lab.txt -c requirements.txt
+	touch $(LAB_READY)
+
 ## book: build the four editions into _build/html (landing page: _build/html/index.html);
 ## incremental: a changed notebook rebuilds its own page
 book: $(READY)
@@ -33,7 +38,7 @@ book: $(READY)
 ## test: model, parameter space, data, prose, notebooks (papermill and nbval), the four builds
 ## read in a browser; one session on three workers (a notebook's cells stay on one: conftest.py),
 ## no timing
-test: $(READY)
+test: $(READY) $(LAB_READY)
 	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider
 
 ## check: the inner loop (about a minute): data/ and the notebooks against their sources, the
@@ -79,10 +84,6 @@ measure: $(MEASURE_READY)
 
 ## lab: open the notebooks in JupyterLab (pinned in requirements-lab.txt, installed on first
 ## use), trusted so that their saved SVG figures show
-LAB_READY := $(VENV)/.lab-installed
-$(LAB_READY): requirements-lab.txt $(READY)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lab.txt -c requirements.txt
-	touch $(LAB_READY)
 
 lab: $(LAB_READY)
 	$(BIN)/jupyter trust notebooks/*/*.ipynb book/*/*.ipynb

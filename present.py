@@ -212,12 +212,41 @@ def refuse_unknown_parameters(history: list, known) -> None:
                          f"valid names are: {', '.join(known)}")
 
 
+class Shown(str):
+    """A glued value's text, which Jupyter shows bare (its repr is the text itself, unquoted)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+class Glued:
+    """The values a page glued, by key, as their text: ``{eval}`g.key``` in the prose.
+
+    In JupyterLab (jupyterlab-myst) the kernel evaluates ``g.key`` and the reader sees the
+    number; on the site, where no kernel runs, book/_ext/glued.py reads the same role as MyST-NB's
+    ``{glue:text}`key``` from the saved outputs."""
+
+    def __init__(self):
+        self._texts = {}
+
+    def __getattr__(self, key: str) -> Shown:
+        try:
+            return self.__dict__["_texts"][key]
+        except KeyError:
+            raise AttributeError(f"nothing is glued as {key!r} on this page (yet): run the "
+                                 "notebook's cells from the top") from None
+
+    def __dir__(self):
+        return sorted(self._texts)
+
+
 class Page:
     """Formatting, glue and display for one notebook, in the language of its edition."""
 
     def __init__(self, results: dict, edition: str):
         self.results = results
         self.lang = check_edition(edition)
+        self.glued = Glued()
 
     def word(self, key: str) -> str:
         """An interface word in this page's language."""
@@ -303,7 +332,7 @@ class Page:
 
     def glue(self, key: str, value, decimals: int = 0, *, scientific_notation: bool = False,
              hundredths: bool = False) -> None:
-        """Glue ``value`` for ``{glue:text}`key``` in the prose: a number rounded to
+        """Glue ``value`` for ``{eval}`g.key``` in the prose: a number rounded to
         ``decimals`` (as m × 10ⁿ if asked; times 100 if ``hundredths``, for a fraction the
         prose shows in per cent), an integer vector (list), text, or ``None`` for a quantity
         that does not exist for these parameters (shown as the word for "none")."""
@@ -319,6 +348,7 @@ class Page:
             text = value
         else:
             text = self.num(value, decimals)
+        self.glued._texts[key] = Shown(text)
         _glue(key, text, display=False)  # MyST-NB strips the quotes of the saved repr
 
     def table(self, header: list, body: list) -> None:

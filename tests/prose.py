@@ -1,6 +1,6 @@
 """Reading a notebook's prose: which numbers it types and which glued values it uses.
 
-A number in prose must come from ``experiment.run()`` through ``{glue:text}`key```.
+A number in prose must come from ``experiment.run()`` through ``{eval}`g.key``` (a glued value).
 Allowed without glue: digits inside identifiers (T1, float32, GPT-3), dimensions (1 × 2),
 years, code (a command a reader types, in backticks or a fenced block), and, inside math, the structural constants of the formulas (1, 2; 4, 18, 72 of
 article 2: 4·b·s·h·d, 72·b·s·h², t·P·d/(18·h·B)).
@@ -11,7 +11,7 @@ import json
 import pathlib
 import re
 
-GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`")
+GLUE_ROLE = re.compile(r"\{eval\}`g\.(\w+)`")
 OTHER_ROLE = re.compile(r"\{(?:cite(?::\w+)?|ref|doc|numref|eq|download)\}`[^`]*`")
 CODE = re.compile(r"```.*?```|`[^`\n]+`", re.S)
 LINK_TARGET = re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+")

@@ -42,7 +42,7 @@ def test_every_page_exists_in_the_editions_language(built, lang):
     for page in pages(lang):
         text = page.read_text(encoding="utf-8")
         assert f'<html lang="{EDITIONS[lang]}"' in text, page
-        assert "{glue" not in text, page
+        assert "{glue" not in text and "{eval}" not in text, page
 
 
 @pytest.mark.parametrize("lang", EDITIONS)
@@ -97,7 +97,7 @@ def test_a_sphinx_warning_fails_the_build(tmp_path):
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", "_build", ".git", "*.pyc"))
     page = copy / "notebooks" / "en" / "split-01-problem.ipynb"
     nb = json.loads(page.read_text(encoding="utf-8"))
-    nb["cells"][0]["source"] = "".join(nb["cells"][0]["source"]) + "\n\nSee {glue:text}`no_such_key`."
+    nb["cells"][0]["source"] = "".join(nb["cells"][0]["source"]) + "\n\nSee {eval}`g.no_such_key`."
     page.write_text(json.dumps(nb), encoding="utf-8")
     result = subprocess.run([sys.executable, "tools/build_book.py", "en"], cwd=copy,
                             capture_output=True, text=True, timeout=600)

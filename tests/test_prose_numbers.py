@@ -27,7 +27,7 @@ def test_every_glued_value_is_shown_and_every_shown_value_is_glued(path):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("T₂ = {glue:text}`two_ms` ms", []),
+    ("T₂ = {eval}`g.two_ms` ms", []),
     ("T₂ = 9.22 ms", ["9.22"]),
     ("una aceleración de 1,388", ["1,388"]),
     ("加速约 1.388 倍", ["1.388"]),

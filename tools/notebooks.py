@@ -135,7 +135,8 @@ def head(kind: str, lang: str, draws: bool = False) -> list:
         body += [RESULT_PART[kind]] if kind in RESULT_PART else []
         body += ["page = Page(r, edition)", f'page.parameters("{kind}")']
     else:
-        body = SETUP[kind]
+        body = list(SETUP[kind])
+    body.append("g = page.glued   # the numbers the prose shows, as {eval}`g.name`")
     setup = (["try:"] + [f"    {line}" for line in imports] + [
         "except ModuleNotFoundError:",
         '    raise ModuleNotFoundError("this notebook needs the book\'s code: in a clone of the book\'s "',

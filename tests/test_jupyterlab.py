@@ -1,0 +1,116 @@
+"""What a reader who reruns a notebook sees: JupyterLab (with jupyterlab-myst, pinned in
+requirements-lab.txt, which ``make test`` installs) opened on a copy of one section of each
+article, Run All, and every number of the prose rendered, in the edition's notation, where the
+source has ``{eval}`g.name``` (the same values the site shows from the saved outputs)."""
+import ast
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from prose import GLUE_ROLE
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+JUPYTER = pathlib.Path(sys.executable).parent / "jupyter"
+#: One section of each article, each in another edition.
+NOTEBOOKS = [ROOT / "notebooks" / "es" / "split-04-break-even.ipynb",
+             ROOT / "notebooks" / "zh" / "tp-04-volume.ipynb",
+             ROOT / "notebooks" / "it" / "theory-03-amdahl.ipynb"]
+
+
+def saved_glue(path: pathlib.Path) -> dict:
+    """The glued texts a saved notebook holds (what the site shows for each key)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return {o["metadata"]["scrapbook"]["name"]:
+            ast.literal_eval(o["data"]["application/papermill.record/text/plain"])
+            for cell in nb["cells"] for o in cell.get("outputs", [])
+            if "scrapbook" in o.get("metadata", {})}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on a copy of NOTEBOOKS (trusted, as ``make lab`` trusts them), with
+    its own Jupyter folders; yields its address."""
+    if not JUPYTER.exists() or shutil.which("jupyter-lab", path=str(JUPYTER.parent)) is None:
+        pytest.fail("JupyterLab is not installed: `make test` installs requirements-lab.txt")
+    home = tmp_path_factory.mktemp("lab")
+    folder = home / "notebooks"
+    folder.mkdir()
+    for path in NOTEBOOKS:
+        shutil.copy(path, folder / f"{path.parent.name}-{path.name}")
+    # Every cell in the page (JupyterLab 4 otherwise renders only the cells in view).
+    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    (settings / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+               JUPYTER_DATA_DIR=str(home / "data"),
+               JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+               IPYTHONDIR=str(home / "ipython"))
+    subprocess.run([str(JUPYTER), "trust", *map(str, folder.glob("*.ipynb"))], env=env,
+                   check=True, capture_output=True)
+    port = free_port()
+    log = (home / "lab.log").open("w")
+    server = subprocess.Popen(
+        [str(JUPYTER), "lab", "--no-browser", "--allow-root", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+         "--LabApp.news_url=", "--ServerApp.root_dir=" + str(folder)],
+        stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        for _ in range(240):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.25)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_run_all_in_jupyterlab_shows_every_number_of_the_prose(lab, path):
+    from playwright.sync_api import sync_playwright
+
+    values = saved_glue(path)
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    shown = {key for cell in nb["cells"] if cell["cell_type"] == "markdown"
+             for key in GLUE_ROLE.findall("".join(cell["source"]))}
+    assert shown, "this notebook's prose shows no glued number"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                             args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            # ?reset: a fresh workspace, with this notebook alone open
+            page.goto(f"{lab}/lab/tree/{path.parent.name}-{path.name}?reset")
+            page.wait_for_selector(".jp-Notebook .jp-MarkdownCell", state="attached",
+                                   timeout=120_000)
+            page.get_by_role("menuitem", name="Run", exact=True).click()
+            page.get_by_text("Run All Cells", exact=True).click()
+            # Done when the last code cell has its execution count (not "[*]" nor "[ ]").
+            page.wait_for_function(
+                """() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+                           return p.length && p.every(e => /\\[\\d+\\]/.test(e.textContent)); }""",
+                timeout=120_000)
+            page.wait_for_timeout(1500)   # the markdown cells evaluate their roles after that
+            cells = page.locator(".jp-Notebook .jp-MarkdownCell").all_inner_texts()
+        finally:
+            browser.close()
+    text = "\n".join(cells)
+    assert len(cells) == sum(c["cell_type"] == "markdown" for c in nb["cells"])
+    assert "{eval}" not in text and "g." not in text.replace("e.g.", ""), "a role left unrendered"
+    missing = {key: values[key] for key in shown if values[key] not in text}
+    assert missing == {}, "glued numbers not shown in JupyterLab"
