@@ -73,7 +73,6 @@ def test_quiz_answers():
     (0.5, 4, 1.60), (0.5, 8, 1.78),
 ])
 def test_amdahl_values_the_article_gets_right(s, n, stated):
-    assert round(1 / (s + (1 - s) / n), 2) == stated
     row = next(r for r in TH["table"] if r["serial"] == s)
     assert round(row["speedups"][(2, 4, 8, 16).index(n)], 2) == stated
 
@@ -200,14 +199,14 @@ QUALITATIVE = {
     "anecdote_fits_without_pp": (175e9 / 8 * 16 / 1e9, "<=", 80.0, False),
     # "all-gather before the residual connection and dropout": Korthikanti et al. 2022, fig. 5,
     # put a reduce-scatter there (an all-reduce without sequence parallelism); no all-gather
-    "all_gather_before_residual": (0, ">=", 1.0, False),
+    "all_gather_before_residual": (None, ">=", 1.0, False),
     # the demo's bw = 600 GB/s used as a one-way rate: NVIDIA's A100 has 12 NVLink links of
     # 25 GB/s in each direction
     "demo_bandwidth_per_direction": (12 * 25, ">=", 600.0, False),
     # Gustafson for the fixed 30-day job: Amdahl with S = 0.1 on 8 devices, 30 × (0.1 + 0.9/8)
     "gustafson_explains_five_days": (30 * (0.1 + 0.9 / 8), "<=", 5.0, False),
     # the GPU-versus-CPU factor for a run whose baseline is one A100: a GPU over a GPU
-    "gpu_factor_in_this_run": (1, ">=", 20.0, False),
+    "gpu_factor_in_this_run": (None, ">=", 20.0, False),
     # checkpointing repeats the forward pass: 0.4 + 0.4 + 0.1 + 0.1 becomes 1 + 0.4
     "checkpointing_speeds_up": (1 / (0.4 + 0.4 + 0.1 + 0.1 + 0.4), ">=", 1.5, False),
     # R = t·P·d/(18·h·B) rises with t, falls with h and B, and with fewer bytes per value d
@@ -244,7 +243,8 @@ def test_each_qualitative_claim_is_decided_by_its_quantity(claim_id):
     value, relation, bound, holds = QUALITATIVE[claim_id]
     row = LEDGER[claim_id]
     assert (row["relation"], row["stated"]) == (relation, bound)
-    assert row["computed"] == pytest.approx(value)
+    if value is not None:   # None: a reference's fact, not arithmetic (its reason says which)
+        assert row["computed"] == pytest.approx(value)
     wrong = ("conflicts with well-known external facts" if claim_id in DECIDED_BY_REFERENCE
              else "does not reproduce")
     assert row["status"] == ("reproduces" if holds else wrong)
@@ -283,11 +283,11 @@ def test_bad_input_for_articles_2_and_3(overrides, words):
 
 
 def test_edge_parameters_stay_strict_json():
-    import json
     for overrides in ({"th_serial_fraction": 0.0}, {"th_serial_fraction": 1.0}, {"th_devices": 1},
                       {"tp_hidden": 1}):
-        text = experiment.to_json(experiment.run(**overrides))
-        json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+        results = experiment.run(**overrides)
+        assert [x for x in numbers_in(results) if not math.isfinite(x)] == [], overrides
+        experiment.to_json(results)   # and so writable as strict JSON
 
 
 @pytest.mark.parametrize("serial, devices", [(0.2, 8), (0.1, 8), (0.3, 4)])
@@ -306,3 +306,12 @@ def test_the_ledger_measures_errors_against_the_true_value():
     true = 1 / (0.9 + 0.1 / 16)
     assert row["stated"] == 1.31
     assert row["relative_error"] == pytest.approx((1.31 - true) / true) == pytest.approx(0.1872, abs=5e-5)
+
+
+def numbers_in(data) -> list:
+    """Every float in nested results, walked independently of to_json."""
+    if isinstance(data, float):
+        return [data]
+    if isinstance(data, dict):
+        data = list(data.values())
+    return [x for item in data for x in numbers_in(item)] if isinstance(data, (list, tuple)) else []

@@ -12,6 +12,7 @@ import experiment
 import figures
 import regenerate
 from model.units import readable
+from present import LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -158,7 +159,7 @@ def svg_outputs(notebook: pathlib.Path) -> list:
     return found
 
 
-@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_figure_the_book_shows_is_a_file_of_data_in_the_editions_notation(lang):
     """At the default parameters a notebook's figure is byte for byte a file of data/: the
     decimal-comma file where one exists for es and it, the plain one otherwise."""

@@ -98,13 +98,15 @@ def test_run_all_in_jupyterlab_shows_every_number_of_the_prose(lab, path):
             page.goto(f"{lab}/lab/tree/{path.parent.name}-{path.name}?reset")
             page.wait_for_selector(".jp-Notebook .jp-MarkdownCell", state="attached",
                                    timeout=120_000)
+            # The kernel first (on a loaded machine it can take a while to start).
+            page.wait_for_selector("#jp-main-statusbar >> text=Idle", timeout=300_000)
             page.get_by_role("menuitem", name="Run", exact=True).click()
             page.get_by_text("Run All Cells", exact=True).click()
             # Done when the last code cell has its execution count (not "[*]" nor "[ ]").
             page.wait_for_function(
                 """() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
                            return p.length && p.every(e => /\\[\\d+\\]/.test(e.textContent)); }""",
-                timeout=120_000)
+                timeout=300_000)
             page.wait_for_timeout(1500)   # the markdown cells evaluate their roles after that
             cells = page.locator(".jp-Notebook .jp-MarkdownCell").all_inner_texts()
         finally:

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from present import date, number
+from present import LANGUAGES, date, number
 from prose import glued_keys, markdown_cells, stray_numbers, used_keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -102,7 +102,7 @@ def flagged_claims(path) -> set:
             for claim in FLAG.findall(text)}
 
 
-@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_source_error_is_flagged_where_it_appears(lang):
     """Each ledger entry that does not hold (a wrong number, a sentence its model contradicts,
     a conflict with external facts) has an admonition in its section, in every edition."""
@@ -120,7 +120,7 @@ def test_every_source_error_is_flagged_where_it_appears(lang):
 FLAG_BOX = re.compile(r"```\{admonition\} (.*)\n:class: (\w+)\n((?:% claim: \w+\n)+)")
 
 
-@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_flag_is_titled_and_coloured_by_its_status(lang):
     """A wrong number or sentence is flagged in a red box titled as an erratum, a conflict with
     external facts in an orange one titled as such, in the edition's words (present.FLAG_TITLES),

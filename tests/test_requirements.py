@@ -33,10 +33,3 @@ def test_every_requirement_is_pinned(name):
 def test_optional_requirements_leave_the_books_pins_alone(name):
     book, extra = pins("requirements.txt"), pins(name)
     assert {p: (book[p], v) for p, v in extra.items() if p in book and book[p] != v} == {}
-
-
-def test_make_lab_installs_the_pinned_jupyterlab_within_the_books_pins():
-    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "-r requirements-lab.txt -c requirements.txt" in makefile
-    assert "jupyter trust notebooks/*/*.ipynb book/*/*.ipynb" in makefile
-    assert "jupyterlab" in pins("requirements-lab.txt")

@@ -136,7 +136,7 @@ def head(kind: str, lang: str, draws: bool = False) -> list:
         body += ["page = Page(r, edition)", f'page.parameters("{kind}")']
     else:
         body = list(SETUP[kind])
-    body.append("g = page.glued   # the numbers the prose shows, as {eval}`g.name`")
+    body.append("g = page.glued   # the numbers the prose shows, by name (g.two_ms)")
     setup = (["try:"] + [f"    {line}" for line in imports] + [
         "except ModuleNotFoundError:",
         '    raise ModuleNotFoundError("this notebook needs the book\'s code: in a clone of the book\'s "',
