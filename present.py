@@ -239,6 +239,10 @@ class Glued:
     def __dir__(self):
         return sorted(self._texts)
 
+    def keep(self, key: str, text: str) -> None:
+        """Record what ``key`` shows (Page.glue calls this with the text it glues)."""
+        self._texts[key] = Shown(text)
+
 
 class Page:
     """Formatting, glue and display for one notebook, in the language of its edition."""
@@ -348,7 +352,7 @@ class Page:
             text = value
         else:
             text = self.num(value, decimals)
-        self.glued._texts[key] = Shown(text)
+        self.glued.keep(key, text)
         _glue(key, text, display=False)  # MyST-NB strips the quotes of the saved repr
 
     def table(self, header: list, body: list) -> None:

@@ -7,9 +7,12 @@ article 2: 4·b·s·h·d, 72·b·s·h², t·P·d/(18·h·B)).
 """
 from __future__ import annotations
 
+import ast
 import json
 import pathlib
 import re
+
+import nbformat
 
 GLUE_ROLE = re.compile(r"\{eval\}`g\.(\w+)`")
 OTHER_ROLE = re.compile(r"\{(?:cite(?::\w+)?|ref|doc|numref|eq|download)\}`[^`]*`")
@@ -30,16 +33,18 @@ def markdown_cells(path: pathlib.Path) -> list:
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
 
 
+def glued(nb) -> dict:
+    """Glued values as the reader sees them, by key (the saved text is the repr of a str), from
+    a notebook read by nbformat."""
+    return {o["metadata"]["scrapbook"]["name"]:
+            ast.literal_eval(o["data"]["application/papermill.record/text/plain"])
+            for cell in nb.cells for o in cell.get("outputs", [])
+            if "scrapbook" in o.get("metadata", {})}
+
+
 def glued_keys(path: pathlib.Path) -> set:
     """The keys a notebook's saved outputs glue (MyST-NB's scrapbook metadata)."""
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    keys = set()
-    for cell in nb["cells"]:
-        for output in cell.get("outputs", []):
-            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                keys.add(name)
-    return keys
+    return set(glued(nbformat.read(path, as_version=4)))
 
 
 def used_keys(text: str) -> set:

@@ -2,8 +2,6 @@
 requirements-lab.txt, which ``make test`` installs) opened on a copy of one section of each
 article, Run All, and every number of the prose rendered, in the edition's notation, where the
 source has ``{eval}`g.name``` (the same values the site shows from the saved outputs)."""
-import ast
-import json
 import os
 import pathlib
 import shutil
@@ -12,9 +10,10 @@ import subprocess
 import sys
 import time
 
+import nbformat
 import pytest
 
-from prose import GLUE_ROLE
+from prose import glued, markdown_cells, used_keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 JUPYTER = pathlib.Path(sys.executable).parent / "jupyter"
@@ -22,15 +21,6 @@ JUPYTER = pathlib.Path(sys.executable).parent / "jupyter"
 NOTEBOOKS = [ROOT / "notebooks" / "es" / "split-04-break-even.ipynb",
              ROOT / "notebooks" / "zh" / "tp-04-volume.ipynb",
              ROOT / "notebooks" / "it" / "theory-03-amdahl.ipynb"]
-
-
-def saved_glue(path: pathlib.Path) -> dict:
-    """The glued texts a saved notebook holds (what the site shows for each key)."""
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    return {o["metadata"]["scrapbook"]["name"]:
-            ast.literal_eval(o["data"]["application/papermill.record/text/plain"])
-            for cell in nb["cells"] for o in cell.get("outputs", [])
-            if "scrapbook" in o.get("metadata", {})}
 
 
 def free_port() -> int:
@@ -84,10 +74,9 @@ def lab(tmp_path_factory):
 def test_run_all_in_jupyterlab_shows_every_number_of_the_prose(lab, path):
     from playwright.sync_api import sync_playwright
 
-    values = saved_glue(path)
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    shown = {key for cell in nb["cells"] if cell["cell_type"] == "markdown"
-             for key in GLUE_ROLE.findall("".join(cell["source"]))}
+    values = glued(nbformat.read(path, as_version=4))
+    markdown = markdown_cells(path)
+    shown = set().union(*map(used_keys, markdown))
     assert shown, "this notebook's prose shows no glued number"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
@@ -112,7 +101,7 @@ def test_run_all_in_jupyterlab_shows_every_number_of_the_prose(lab, path):
         finally:
             browser.close()
     text = "\n".join(cells)
-    assert len(cells) == sum(c["cell_type"] == "markdown" for c in nb["cells"])
+    assert len(cells) == len(markdown)
     assert "{eval}" not in text and "g." not in text.replace("e.g.", ""), "a role left unrendered"
     missing = {key: values[key] for key in shown if values[key] not in text}
     assert missing == {}, "glued numbers not shown in JupyterLab"

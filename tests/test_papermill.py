@@ -5,7 +5,6 @@ The code cells are the same in the four editions (tests/test_notebooks.py), and 
 parameters cells are the same within an article, so papermill runs one notebook of each kind
 here, each in another edition; every section's code runs with these parameters, and at the
 edges of the parameter space, in process (tests/test_notebook_code.py)."""
-import ast
 import json
 
 import nbformat
@@ -16,6 +15,7 @@ import experiment
 
 from kernels import AsyncPrivateSocketKernelManager
 from present import LANGUAGES, WORDS, number
+from prose import glued
 from measure import analysis
 from test_notebooks import DEFAULTS_OF, PAGES, ROOT, SECTIONS, article_of, rel
 
@@ -44,14 +44,6 @@ def outputs_text(nb):
                 parts.append(value if isinstance(value, str) else json.dumps(value))
             parts.append(output.get("text", ""))
     return "\n".join(parts)
-
-
-def glued(nb):
-    """Glued values as the reader sees them (the saved text is the repr of a str)."""
-    return {o["metadata"]["scrapbook"]["name"]:
-            ast.literal_eval(o["data"]["application/papermill.record/text/plain"])
-            for cell in nb.cells for o in cell.get("outputs", [])
-            if "scrapbook" in o.get("metadata", {})}
 
 
 #: Per article: other parameters, and the text the page's parameter line must then show.

@@ -254,9 +254,10 @@ def merged_placements(name: str, lang: str, cells: list) -> tuple:
     not exist is dropped. Returns (items, what changed, in words). A placement out of order is
     an error: the translator must move it."""
     wanted = [c.name for c in cells]
-    items = [i for i in prose(name, lang) if isinstance(i, str) or i[0] in wanted]
+    written = prose(name, lang)
+    items = [i for i in written if isinstance(i, str) or i[0] in wanted]
     changes = [f"dropped the placement of {i[0]!r}, no such cell"
-               for i in prose(name, lang) if isinstance(i, tuple) and i[0] not in wanted]
+               for i in written if isinstance(i, tuple) and i[0] not in wanted]
     placed = [i[0] for i in items if isinstance(i, tuple)]
     if len(set(placed)) != len(placed):
         raise SourceError(f"{rel(prose_path(name, lang))}: a code cell is placed twice: {placed}")
