@@ -48,7 +48,7 @@ check: $(READY)
 	$(BIN)/python experiment.py --check
 	$(BIN)/python tools/notebooks.py --check
 	$(BIN)/python -m pytest tests/test_model.py tests/test_articles_2_3.py tests/test_sections.py \
-	  tests/test_prose_numbers.py tests/test_layout.py -q -n 2 -p no:cacheprovider
+	  tests/test_prose_numbers.py tests/test_layout.py tests/test_words.py -q -n 2 -p no:cacheprovider
 	$(BIN)/python tools/build_book.py --html-only en
 
 ## data: regenerate data/ (canonical JSON and SVG figures) from experiment.py

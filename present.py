@@ -1,9 +1,9 @@
 """How the notebooks show results: numbers in each language's notation, glue, tables.
 
-The model lives in ``experiment.py``; this module only formats. A notebook's
-language is its ``edition`` parameter (``edition = "zh"`` in the parameters cell,
-the one line of code that differs between the four editions), so a notebook runs
-the same from any folder, downloaded or under papermill.
+The model lives in ``experiment.py``; this module only formats, with each edition's words and
+typography read from ``words/<lang>.toml``. A notebook's language is its ``edition`` parameter
+(``edition = "zh"`` in the parameters cell, the one line of code that differs between the four
+editions), so a notebook runs the same from any folder, downloaded or under papermill.
 """
 from __future__ import annotations
 
@@ -13,86 +13,18 @@ import re
 from IPython.display import Markdown, display
 from myst_nb import glue as _glue
 
-from claim_words import CLAIM_REASON, CLAIM_TEXT
+from words import LANGUAGES
+from words import edition as words_of
 
-LANGUAGES = ("zh", "es", "it", "en")
-
-#: Decimal mark and thousands separator of each edition (es: RAE's narrow space).
-NOTATION = {
-    "zh": (".", ","),
-    "en": (".", ","),
-    "es": (",", "\u202f"),
-    "it": (",", "."),
-}
-
-#: Interface words shown by code output; keys are shared, values are per language.
-WORDS = {
-    "parameters": {"zh": "本页参数", "es": "Parámetros de esta página",
-                   "it": "Parametri di questa pagina", "en": "Parameters on this page"},
-    "parameter": {"zh": "假设参数", "es": "Parámetro hipotético",
-                  "it": "Parametro ipotetico", "en": "Assumed parameter"},
-    "value": {"zh": "值", "es": "Valor", "it": "Valore", "en": "Value"},
-    "case": {"zh": "情形", "es": "Caso", "it": "Caso", "en": "Case"},
-    "device": {"zh": "设备", "es": "Dispositivo", "it": "Dispositivo", "en": "Device"},
-    "columns": {"zh": "A 的列 / B 的行", "es": "Columnas de A / filas de B",
-                "it": "Colonne di A / righe di B", "en": "Columns of A / rows of B"},
-    "pre_activation": {"zh": "ReLU 之前", "es": "Antes de ReLU", "it": "Prima di ReLU",
-                       "en": "Before ReLU"},
-    "contribution": {"zh": "贡献", "es": "Contribución", "it": "Contributo", "en": "Contribution"},
-    "base": {"zh": "基例", "es": "Caso base", "it": "Caso base", "en": "Base case"},
-    "break_even": {"zh": "盈亏平衡 C", "es": "C de equilibrio", "it": "C di pareggio",
-                   "en": "Break-even C"},
-    "source": {"zh": "原文", "es": "fuente", "it": "fonte", "en": "source"},
-    "error": {"zh": "误差", "es": "Error", "it": "Errore", "en": "Error"},
-    "conflicts with well-known external facts": {
-        "zh": "✗ 与公认的外部事实相悖", "es": "✗ contradice hechos externos bien establecidos",
-        "it": "✗ contraddice fatti esterni ben noti", "en": "✗ conflicts with well-known external facts"},
-    "cannot be recomputed from the article": {
-        "zh": "？ 无法仅凭原文重算", "es": "? no se puede recalcular con el artículo",
-        "it": "? non ricalcolabile dall'articolo", "en": "? cannot be recomputed from the article"},
-    "e_ring": {"zh": "E（环形）", "es": "E (anillo)", "it": "E (anello)", "en": "E (ring)"},
-    "article_000": {"zh": "一次运算分到两台设备上，何时才划算？",
-                    "es": "¿Cuándo compensa repartir una operación entre dos dispositivos?",
-                    "it": "Quando conviene dividere un'operazione su due dispositivi?",
-                    "en": "When does splitting one operation over two devices pay off?"},
-    "article_002": {"zh": "张量并行的通信开销", "es": "El coste de comunicación del paralelismo tensorial",
-                    "it": "Il costo di comunicazione del parallelismo tensoriale",
-                    "en": "Tensor-parallel communication overhead"},
-    "article_004": {"zh": "并行计算理论", "es": "Teoría de la computación paralela",
-                    "it": "Teoria del calcolo parallelo", "en": "Parallel computing theory"},
-    "source_words": {"zh": "原文", "es": "En la fuente", "it": "Nella fonte", "en": "In the source"},
-    "none": {"zh": "不存在", "es": "no existe", "it": "non esiste", "en": "none exists"},
-    "stated": {"zh": "原文数值", "es": "Valor citado", "it": "Valore citato", "en": "Stated"},
-    "claim_needs": {"zh": "原文的说法要求", "es": "La afirmación exige", "it": "L'affermazione richiede",
-                    "en": "The claim needs"},
-    "computed": {"zh": "计算值", "es": "Valor calculado", "it": "Valore calcolato",
-                 "en": "Computed"},
-    "quantity": {"zh": "量", "es": "Magnitud", "it": "Grandezza", "en": "Quantity"},
-    "median_ms": {"zh": "中位数 (ms)", "es": "Mediana (ms)", "it": "Mediana (ms)", "en": "Median (ms)"},
-    "mean_ms": {"zh": "均值 (ms)", "es": "Media (ms)", "it": "Media (ms)", "en": "Mean (ms)"},
-    "predicted": {"zh": "模型预测", "es": "Predicción del modelo", "it": "Previsione del modello",
-                  "en": "Model's prediction"},
-    "measured": {"zh": "实测", "es": "Medido", "it": "Misurato", "en": "Measured"},
-    "model": {"zh": "模型", "es": "Modelo", "it": "Modello", "en": "Model"},
-    "hidden_width": {"zh": "隐藏层宽度", "es": "Ancho oculto", "it": "Larghezza nascosta",
-                     "en": "Hidden width"},
-    "reproduces": {"zh": "✓ 可复现", "es": "✓ se reproduce", "it": "✓ si riproduce",
-                   "en": "✓ reproduces"},
-    "does not reproduce": {"zh": "✗ 不可复现", "es": "✗ no se reproduce",
-                           "it": "✗ non si riproduce", "en": "✗ does not reproduce"},
-}
-
+#: The part of the book (words/<lang>.toml [parts]) that holds each source article's sections.
+ARTICLE_PARTS = {"000": "split", "002": "tp", "004": "theory"}
+#: The language the three source articles are written in (their quotes need no "in the source").
+SOURCE_LANGUAGE = "zh"
 
 #: The cases of article 1 named by the value they change: case → (key of the case row, symbol,
 #: divisor, unit). The label is read from the case itself, so a changed constant relabels it.
 CASE_LABELS = {"small_c": ("c_ms", "C", 1, "ms"), "slow_link": ("b_bytes_per_s", "B", 1e9, "GB/s"),
                "fast_link": ("b_bytes_per_s", "B", 1e9, "GB/s"), "large_s": ("s_ms", "S", 1, "ms")}
-
-#: Unit words of the parameter line, in each edition's language (symbols such as ms are shared).
-UNITS = {
-    "bytes": {"zh": "字节", "es": "bytes", "it": "byte", "en": "bytes"},
-    "days": {"zh": "天", "es": "días", "it": "giorni", "en": "days"},
-}
 
 #: How a qualitative claim's relation is written.
 RELATION_SIGNS = {">": ">", ">=": "≥", "<": "<", "<=": "≤"}
@@ -103,14 +35,6 @@ STATUSES = ("does not reproduce", "conflicts with well-known external facts",
             "cannot be recomputed from the article", "reproduces")
 STATUS_CLASS = {"does not reproduce": "error", "conflicts with well-known external facts": "warning",
                 "cannot be recomputed from the article": "note", "reproduces": "tip"}
-#: The title of the admonition that flags a source claim in its section, by the claim's status.
-FLAG_TITLES = {
-    "does not reproduce": {"zh": "勘误", "es": "Fe de erratas", "it": "Errata", "en": "Erratum"},
-    "conflicts with well-known external facts": {
-        "zh": "与公认的外部事实相悖", "es": "Contradice hechos externos bien establecidos",
-        "it": "Contraddice fatti esterni ben noti", "en": "Conflicts with well-known external facts"},
-}
-
 #: How each article's parameters are shown: name → (symbol, divisor, unit symbol or UNITS key).
 PARAMETER_LINE = {
     "split": {"s_ms": ("S", 1, "ms"), "c_ms": ("C", 1, "ms"), "eta": ("η", 1, ""),
@@ -124,21 +48,53 @@ PARAMETER_LINE = {
 }
 
 
+def typography(lang: str) -> dict:
+    """How ``lang`` writes numbers, lists, dates and asides (words/<lang>.toml [typography])."""
+    return words_of(lang)["typography"]
+
+
+def grouped(digits: str, lang: str) -> str:
+    """A run of integer digits with ``lang``'s thousands mark, from its ``group_min_digits`` on
+    (Spanish groups from five digits, as the RAE and CLDR do: 2048, but 12 345)."""
+    style = typography(lang)
+    if len(digits) < style["group_min_digits"]:
+        return digits
+    head, tail = digits[:len(digits) % 3 or 3], digits[len(digits) % 3 or 3:]
+    return style["group_mark"].join([head] + [tail[i:i + 3] for i in range(0, len(tail), 3)])
+
+
 def number(value: float, decimals: int, lang: str) -> str:
     """``value`` rounded to ``decimals`` places, trailing zeros dropped, in ``lang``'s notation.
 
     Negative numbers take the typographic minus sign (U+2212).
     """
-    decimal_mark, group_mark = NOTATION[lang]
-    text = f"{abs(value):,.{decimals}f}"
+    text = f"{abs(value):.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
+    return ("−" if round(value, decimals) < 0 else "") + literal(text, lang)
+
+
+def literal(text: str, lang: str) -> str:
+    """A number written as digits with an optional "." and fraction ("2000000", "0.20") in
+    ``lang``'s notation, with the digits kept as they are (words' ``{0.20}`` slots)."""
     whole, _, fraction = text.partition(".")
-    digits = whole.replace(",", "")
-    # Spanish groups digits only from five on (RAE, CLDR): 2048, 8192, but 12 345.
-    whole = digits if lang == "es" and len(digits) <= 4 else whole.replace(",", group_mark)
-    text = whole + (decimal_mark + fraction if fraction else "")
-    return ("−" + text) if round(value, decimals) < 0 else text
+    return grouped(whole, lang) + (typography(lang)["decimal_mark"] + fraction if fraction else "")
+
+
+#: A number slot of the words files: ``{stated}`` or a number such as ``{0.2}``.
+SLOT = re.compile(r"\{(stated|[0-9]+(?:\.[0-9]+)?)\}")
+
+
+def fill(template: str, lang: str, stated: str | None = None) -> str:
+    """A text of words/<lang>.toml with its number slots written in ``lang``'s notation and
+    ``{stated}`` replaced by ``stated`` (the claim's value as the ledger shows it)."""
+    def slot(match: re.Match) -> str:
+        if match.group(1) == "stated":
+            if stated is None:
+                raise ValueError(f"{{stated}} in a text that has no stated value: {template!r}")
+            return stated
+        return literal(match.group(1), lang)
+    return SLOT.sub(slot, template)
 
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -153,32 +109,18 @@ def scientific(value: float, decimals: int, lang: str) -> str:
     return f"{number(mantissa, decimals, lang)} × 10{str(exponent).translate(SUPERSCRIPT)}"
 
 
-MONTHS = {
-    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-           "septiembre", "octubre", "noviembre", "diciembre"),
-    "it": ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
-           "settembre", "ottobre", "novembre", "dicembre"),
-    "en": ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December"),
-}
-
-
 def date(iso: str, lang: str) -> str:
     """An ISO date (2020-03-13) as each edition writes it: 2020 年 3 月 13 日, 13 de marzo de
     2020, 13 marzo 2020, 13 March 2020 (no-break spaces inside, so a date never breaks)."""
     year, month, day = (int(part) for part in iso.split("-"))
-    if lang == "zh":
-        return f"{year}\u00a0年\u00a0{month}\u00a0月\u00a0{day}\u00a0日"
-    name = MONTHS[lang][month - 1]
-    if lang == "es":
-        return f"{day} de {name} de {year}"
-    return f"{day}\u00a0{name} {year}"
+    style = typography(lang)
+    name = style["months"][month - 1] if style["months"] else ""
+    return style["date"].format(year=year, month=month, day=day, month_name=name)
 
 
 def vector(values: list, lang: str) -> str:
     """An integer vector such as [−3, 9] (a semicolon separates items where the comma is decimal)."""
-    separator = "; " if NOTATION[lang][0] == "," else ", "
-    return "[" + separator.join(number(v, 0, lang) for v in values) + "]"
+    return "[" + typography(lang)["list_separator"].join(number(v, 0, lang) for v in values) + "]"
 
 
 def check_edition(edition) -> str:
@@ -251,15 +193,16 @@ class Page:
         self.results = results
         self.lang = check_edition(edition)
         self.glued = Glued()
+        self.words = words_of(self.lang)
 
     def word(self, key: str) -> str:
-        """An interface word in this page's language."""
-        return WORDS[key][self.lang]
+        """An interface word in this page's language (words/<lang>.toml [words])."""
+        return self.words["words"][key]
 
     def aside(self, label: str, text: str) -> str:
         """"label: text" in parentheses after what precedes it, as this page's language writes
         them: full-width brackets and colon in Chinese, a space and ASCII ones elsewhere."""
-        return f"（{label}：{text}）" if self.lang == "zh" else f" ({label}: {text})"
+        return self.words["typography"]["aside"].format(label=label, text=text)
 
     def num(self, value: float, decimals: int) -> str:
         """A number in this page's notation."""
@@ -267,7 +210,7 @@ class Page:
 
     def pct(self, fraction: float, decimals: int) -> str:
         """A fraction as a percentage in this page's notation (a narrow space before % in es)."""
-        return self.num(100 * fraction, decimals) + ("\u202f%" if self.lang == "es" else "%")
+        return self.words["typography"]["percent"].format(self.num(100 * fraction, decimals))
 
     def claim_value(self, row: dict, value: float, extra_decimals: int = 0) -> str:
         """A claim's stated or computed value as the source writes it (percent if it does)."""
@@ -276,8 +219,8 @@ class Page:
         return self.num(value, row["decimals"] + extra_decimals)
 
     def unit(self, key: str) -> str:
-        """A unit word (``UNITS``) in this page's language, e.g. bytes → 字节."""
-        return UNITS[key][self.lang]
+        """A unit word (words/<lang>.toml [units]) in this page's language, e.g. bytes → 字节."""
+        return self.words["units"][key]
 
     def ledger(self, claims: list, statuses: tuple = STATUSES) -> None:
         """Show source claims grouped by status, in the order of ``statuses`` (wrong first):
@@ -295,13 +238,26 @@ class Page:
                           f":class: {STATUS_CLASS[status]}\n\n" + "\n".join(items) + "\n:::")
         display(Markdown("\n\n".join(blocks)))
 
+    def claim_words(self, c: dict) -> dict:
+        """A ledger row's words in this page's language (words/<lang>.toml [claims.<id>]), with
+        their number slots filled: ``text`` (the source's own words where the edition gives no
+        text of its own), ``quantity`` (the model's where it gives none) and ``reason`` (or
+        None)."""
+        own = self.words["claims"].get(c["id"], {})
+        stated = self.claim_value(c, c["stated"]) if c["stated"] is not None else None
+        return {"text": fill(own.get("text", c["source_text"]), self.lang, stated),
+                "quantity": fill(own.get("quantity", c["quantity"] or ""), self.lang),
+                "reason": fill(own["reason"], self.lang) if "reason" in own else None}
+
     def _ledger_item(self, c: dict) -> str:
         """One claim of the ledger as a Markdown list item (see ``ledger``). A qualitative claim
         shows the quantity that decides it: the bound the sentence implies, and its value."""
+        words = self.claim_words(c)
         if c["relation"] is not None:
-            stated = f"{c['quantity']} {RELATION_SIGNS[c['relation']]} {self.claim_value(c, c['stated'])}"
+            quantity = words["quantity"]
+            stated = f"{quantity} {RELATION_SIGNS[c['relation']]} {self.claim_value(c, c['stated'])}"
             values = [f"{self.word('claim_needs')} **{stated}**",
-                      f"{self.word('computed')} **{c['quantity']} = "
+                      f"{self.word('computed')} **{quantity} = "
                       f"{self.claim_value(c, c['computed'], 2)}**"]
         else:
             values = [f"{self.word('stated')} **{self.claim_value(c, c['stated'])}**"]
@@ -309,13 +265,14 @@ class Page:
                 values.append(f"{self.word('computed')} **{self.claim_value(c, c['computed'], 2)}**")
             if c["status"] == "does not reproduce" and c["relative_error"] is not None:
                 values.append(f"{self.word('error')} {self.pct(c['relative_error'], 1)}")
-        lines = [f"- **{CLAIM_TEXT[c['id']][self.lang]}** · {' · '.join(values)}"]
-        if c["id"] in CLAIM_REASON and c["status"] != "reproduces":
-            lines.append(f"  {CLAIM_REASON[c['id']][self.lang]}")
+        lines = [f"- **{words['text']}** · {' · '.join(values)}"]
+        if words["reason"] is not None and c["status"] != "reproduces":
+            lines.append(f"  {words['reason']}")
         lines.append(f"  {{doc}}`/notebooks/{self.lang}/{c['section']}` · "
-                     f"*{self.word('article_' + c['article'])}*")
-        if self.lang != "zh":
-            lines.append(f"  {self.word('source_words')}: <span lang=\"zh\">{c['source_text']}</span>")
+                     f"*{self.words['parts'][ARTICLE_PARTS[c['article']]]}*")
+        if self.lang != SOURCE_LANGUAGE:
+            lines.append(f"  {self.word('source_words')}: <span lang=\"{SOURCE_LANGUAGE}\">"
+                         f"{c['source_text']}</span>")
         return " \\\n".join(lines)
 
     def case_label(self, case: dict) -> str:
@@ -357,7 +314,7 @@ class Page:
 
     def table(self, header: list, body: list) -> None:
         """Show a Markdown table (header words are translated keys or literal text)."""
-        head = [WORDS[h][self.lang] if h in WORDS else h for h in header]
+        head = [self.words["words"].get(h, h) for h in header]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in body]
         display(Markdown("\n".join(lines)))
@@ -368,9 +325,9 @@ class Page:
         p = self.results["parameters"]
         items = []
         for name, (symbol, scale, unit) in PARAMETER_LINE[article].items():
-            unit = UNITS[unit][self.lang] if unit in UNITS else unit
+            unit = self.words["units"].get(unit, unit)
             items.append(f"{symbol} = {self.num(p[name] / scale, decimals)}" + (f" {unit}" if unit else ""))
-        colon = "：" if self.lang == "zh" else ":"   # Chinese takes the full-width colon
+        colon = self.words["typography"]["colon"]   # Chinese takes the full-width colon
         display(Markdown(f"**{self.word('parameters')}{colon}** " + " · ".join(items)))
 
     def figure(self, draw, data: dict | None = None) -> None:
@@ -379,5 +336,6 @@ class Page:
 
         The SVG text is displayed as it is (IPython's SVG class would re-serialise it), so at
         the default parameters it is byte for byte the file regenerate.py writes to data/."""
-        svg_text = draw(self.results if data is None else data, NOTATION[self.lang][0])
+        svg_text = draw(self.results if data is None else data,
+                        self.words["typography"]["decimal_mark"])
         display({"image/svg+xml": svg_text}, raw=True)

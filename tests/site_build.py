@@ -17,10 +17,12 @@ import time
 import yaml
 
 from build_book import CHROMIUM, CHROMIUM_ARGS as PRINTER_ARGS
+from words import LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
-EDITIONS = {"zh": "zh-CN", "es": "es", "it": "it", "en": "en"}   # edition → <html lang>
+#: edition → <html lang> (BCP 47: the Chinese edition is written in mainland usage)
+EDITIONS = {lang: {"zh": "zh-CN"}.get(lang, lang) for lang in LANGUAGES}
 #: Chromium as the book's PDF printer runs it (tools/build_book.py), and offline: no host but
 #: 127.0.0.1 resolves.
 CHROMIUM_ARGS = [*PRINTER_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]

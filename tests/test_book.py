@@ -170,8 +170,8 @@ def test_the_reproducibility_page_gives_the_repository_and_the_source_the_site_w
     if url:
         assert f'href="{url}"' in page
     else:   # this build knows no public address, and the page says so in its language
-        from build_book import NO_REPOSITORY
-        assert NO_REPOSITORY[lang] in page
+        from words import edition
+        assert edition(lang)["edition"]["no_repository"] in page
     assert f'href="../../../{SOURCE_ARCHIVE}"' in page
     with tarfile.open(HTML / SOURCE_ARCHIVE) as archive:
         names = archive.getnames()

@@ -14,7 +14,8 @@ import pytest
 import experiment
 
 from kernels import AsyncPrivateSocketKernelManager
-from present import LANGUAGES, WORDS, number
+from present import LANGUAGES, number
+from words import edition
 from prose import glued
 from measure import analysis
 from test_notebooks import DEFAULTS_OF, PAGES, ROOT, SECTIONS, article_of, rel
@@ -56,7 +57,7 @@ OTHER = {
     "theory": ({"th_serial_fraction": 0.1, "th_devices": 16},
                lambda lang: [f"S = {number(0.1, 6, lang)}", "N = 16"]),
     # The claims and errata pages take no parameter: run as they are, they show the ledger.
-    "ledger": ({}, lambda lang: [WORDS["does not reproduce"][lang]]),
+    "ledger": ({}, lambda lang: [edition(lang)["words"]["does not reproduce"]]),
     # The measured section shows a record; the parameter line then has the model's Q = 1.
     "measured": ({"record_name": analysis.COMMITTED}, lambda lang: ["Q = 1", "η = "]),
 }

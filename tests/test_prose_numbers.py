@@ -123,10 +123,11 @@ FLAG_BOX = re.compile(r"```\{admonition\} (.*)\n:class: (\w+)\n((?:% claim: \w+\
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_flag_is_titled_and_coloured_by_its_status(lang):
     """A wrong number or sentence is flagged in a red box titled as an erratum, a conflict with
-    external facts in an orange one titled as such, in the edition's words (present.FLAG_TITLES),
+    external facts in an orange one titled as such, in the edition's words (words/<lang>.toml [flag_titles]),
     the same in every section; every claim line sits at the head of its box."""
     import experiment
-    from present import FLAG_TITLES, STATUS_CLASS
+    from present import STATUS_CLASS
+    from words import edition
     status = {claim["id"]: claim["status"] for claim in experiment.claims()}
     problems = []
     for path in sorted((ROOT / "notebooks" / lang).glob("*.ipynb")):
@@ -135,7 +136,7 @@ def test_each_flag_is_titled_and_coloured_by_its_status(lang):
             for title, css_class, lines in FLAG_BOX.findall(text):
                 for claim in FLAG.findall(lines):
                     boxed.add(claim)
-                    expected = (FLAG_TITLES[status[claim]][lang], STATUS_CLASS[status[claim]])
+                    expected = (edition(lang)["flag_titles"][status[claim]], STATUS_CLASS[status[claim]])
                     if (title, css_class) != expected:
                         problems.append(f"{path.name}: {claim} in ({title}, {css_class}), "
                                         f"not {expected}")

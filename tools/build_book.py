@@ -27,6 +27,8 @@ import yaml
 from jupyter_book.sphinx import build_sphinx
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import words  # noqa: E402
 BUILD = ROOT / "_build"
 CHROMIUM = "/usr/bin/chromium"
 #: Headless Chromium as root on a machine without network, as the machine's notes advise (no
@@ -34,47 +36,10 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-#: The book's title in each edition (the front pages' titles).
-TITLES = {"zh": "把计算分给多台设备", "es": "Repartir el trabajo entre dispositivos",
-          "it": "Dividere il lavoro fra dispositivi", "en": "Splitting work across devices"}
-
-#: edition code → (Sphinx language, name shown to readers, captions of _toc.yml's parts)
-EDITIONS = {
-    "zh": ("zh_CN", "中文", ["一次运算分到两台设备上，何时才划算？", "张量并行的通信开销",
-                           "并行计算理论", "关于本书"]),
-    "es": ("es", "Español", ["¿Cuándo compensa repartir una operación entre dos dispositivos?",
-                             "El coste de comunicación del paralelismo tensorial",
-                             "Teoría de la computación paralela", "Sobre este libro"]),
-    "it": ("it", "Italiano", ["Quando conviene dividere un'operazione su due dispositivi?",
-                              "Il costo di comunicazione del parallelismo tensoriale",
-                              "Teoria del calcolo parallelo", "Su questo libro"]),
-    "en": ("en", "English", None),
-}
-
-
-#: What the language switcher shows for each edition on a narrow screen.
-SHORT_NAMES = {"zh": "中文", "es": "ES", "it": "IT", "en": "EN"}
-
-#: Interface words that the extensions take from settings rather than from Sphinx's catalogues
-#: (the theme's own strings come from its catalogues and book/locales/<lang>/LC_MESSAGES).
-INTERFACE = {
-    "zh": {"author": "本书作者", "search_bar_text": "搜索本书",
-           "nb_code_prompt_show": "显示代码", "nb_code_prompt_hide": "隐藏代码"},
-    "es": {"author": "Los autores del libro", "search_bar_text": "Buscar en el libro",
-           "nb_code_prompt_show": "Mostrar el código", "nb_code_prompt_hide": "Ocultar el código"},
-    "it": {"author": "Gli autori del libro", "search_bar_text": "Cerca nel libro",
-           "nb_code_prompt_show": "Mostra il codice", "nb_code_prompt_hide": "Nascondi il codice"},
-    "en": {"author": "The book's authors", "search_bar_text": "Search this book",
-           "nb_code_prompt_show": "Show code", "nb_code_prompt_hide": "Hide code"},
-}
-#: What the reproducibility pages say where the repository's address would go, when the build
-#: knows none (repository_url).
-NO_REPOSITORY = {
-    "zh": "这次构建没有配置公开的仓库地址",
-    "es": "esta compilación no tiene configurada una dirección pública del repositorio",
-    "it": "questa compilazione non ha un indirizzo pubblico del repository configurato",
-    "en": "this build has no public address configured for it",
-}
+#: Each edition's words (title, name, captions, interface words): words/<lang>.toml [edition], [parts].
+EDITIONS = {lang: words.edition(lang) for lang in words.LANGUAGES}
+#: The keys of [parts], in the order of _toc.yml's parts.
+PARTS = ("split", "tp", "theory", "about")
 #: The source archive the site carries: the repository's files as the site was built from them.
 SOURCE_ARCHIVE = "source/splitting-work-book.tar.gz"
 
@@ -98,7 +63,7 @@ def repository_words(lang: str) -> str:
     """The reproducibility page's {{ repository }}: a link to the repository, or the edition's
     sentence saying that this build knows no public address."""
     url = repository_url()
-    return f"<{url}>" if url else NO_REPOSITORY[lang]
+    return f"<{url}>" if url else EDITIONS[lang]["edition"]["no_repository"]
 
 
 def source_files(root: pathlib.Path = ROOT) -> list:
@@ -151,21 +116,20 @@ def publish_source() -> None:
 
 
 def edition_toc(lang: str) -> dict:
-    """_toc.yml with the English folder swapped for ``lang`` and the captions translated."""
+    """_toc.yml with the English folder swapped for ``lang`` and each part captioned in
+    ``lang`` (words/<lang>.toml [parts], in the order of ``PARTS``)."""
     text = (ROOT / "_toc.yml").read_text(encoding="utf-8").replace("/en/", f"/{lang}/")
     toc = yaml.safe_load(text)
-    captions = EDITIONS[lang][2]
-    if captions is not None:
-        if len(captions) != len(toc["parts"]):
-            raise SystemExit(f"{lang}: {len(captions)} captions for {len(toc['parts'])} parts")
-        for part, caption in zip(toc["parts"], captions):
-            part["caption"] = caption
+    if len(PARTS) != len(toc["parts"]):
+        raise SystemExit(f"_toc.yml has {len(toc['parts'])} parts; words name {len(PARTS)}")
+    for part, key in zip(toc["parts"], PARTS):
+        part["caption"] = EDITIONS[lang]["parts"][key]
     return toc
 
 
 def build_edition(lang: str, html_only: bool = False) -> None:
     """One Sphinx build of one language into _build/html/<lang>."""
-    sphinx_language, _, _ = EDITIONS[lang]
+    own = EDITIONS[lang]["edition"]
     work = BUILD / "editions"
     work.mkdir(parents=True, exist_ok=True)
     toc = edition_toc(lang)
@@ -178,21 +142,20 @@ def build_edition(lang: str, html_only: bool = False) -> None:
     sphinx = config["sphinx"]
     sphinx["local_extensions"] = {name: str(ROOT / path)
                                   for name, path in sphinx["local_extensions"].items()}
-    words = INTERFACE[lang]
-    sphinx["config"]["html_theme_options"]["search_bar_text"] = words["search_bar_text"]
+    sphinx["config"]["html_theme_options"]["search_bar_text"] = own["search_bar_text"]
     sphinx["config"]["html_context"].update(
-        edition=lang, editions=[(code, name, SHORT_NAMES[code])
-                                for code, (_, name, _) in EDITIONS.items()])
+        edition=lang, editions=[(code, e["edition"]["name"], e["edition"]["short_name"])
+                                for code, e in EDITIONS.items()])
     config_path = work / f"_config_{lang}.yml"
     config_path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),
                            encoding="utf-8")
     overrides = {
         "latex_individualpages": False,
         "external_toc_exclude_missing": True,
-        "language": sphinx_language,
-        "html_title": TITLES[lang],
+        "language": own["sphinx_language"],
+        "html_title": own["title"],
         "external_toc_path": str(toc_path.relative_to(ROOT)),
-        **{key: words[key] for key in ("author", "nb_code_prompt_show", "nb_code_prompt_hide")},
+        **{key: own[key] for key in ("author", "nb_code_prompt_show", "nb_code_prompt_hide")},
         "myst_substitutions": {"repository": repository_words(lang)},
     }
     # Incremental where Sphinx allows it: a changed notebook rebuilds its own page; a change
@@ -271,7 +234,7 @@ def print_pdf(page: pathlib.Path, pdf: pathlib.Path) -> None:
 def landing() -> None:
     """_build/html/index.html: one link per edition."""
     links = "\n".join(f'    <li><a href="{code}/index.html" hreflang="{code}" lang="{code}">'
-                      f"{html.escape(name)}</a></li>" for code, (_, name, _) in EDITIONS.items())
+                      f"{html.escape(name)}</a></li>" for code, name in ((c, e["edition"]["name"]) for c, e in EDITIONS.items()))
     template = (ROOT / "book" / "landing.html").read_text(encoding="utf-8")
     (BUILD / "html" / "index.html").write_text(template.replace("{{ links }}", links),
                                               encoding="utf-8")

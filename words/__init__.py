@@ -1,0 +1,56 @@
+"""Each edition's words, one file per language: ``words/<lang>.toml``, edited without Python.
+
+A file holds, in its language:
+
+- ``[edition]``: what the build needs (Sphinx's language code, the edition's name and short name,
+  the book's title, the author line, the search box, the code toggles);
+- ``[parts]``: the captions of the book's four parts;
+- ``[typography]``: how numbers, per cent, lists, dates and asides are written;
+- ``[words]``, ``[units]``, ``[flag_titles]``: what code output shows;
+- ``[claims.<id>]``: each source claim of model/claims.py as the ledger states it (``text``),
+  why it fails (``reason``) and the quantity that decides it (``quantity``). A number is written
+  ``{2000000}`` or ``{0.2}`` (as the source gives its digits; the edition's typography sets the
+  marks) and ``{stated}`` is the claim's stated value, so no edition formats a number by hand.
+  A claim without ``text`` is shown in the source's own words; one without ``quantity`` uses
+  the model's.
+
+``LANGUAGES`` is the one list of the book's editions, in the order the book shows them.
+"""
+from __future__ import annotations
+
+import functools
+import pathlib
+import tomllib
+
+LANGUAGES = ("zh", "es", "it", "en")
+
+FOLDER = pathlib.Path(__file__).resolve().parent
+#: The tables every file has, and the keys of each that the book reads.
+SECTIONS = {
+    "edition": {"sphinx_language", "name", "short_name", "title", "author", "search_bar_text",
+                "nb_code_prompt_show", "nb_code_prompt_hide", "no_repository"},
+    "parts": {"split", "tp", "theory", "about"},
+    "typography": {"decimal_mark", "group_mark", "group_min_digits", "percent", "list_separator",
+                   "aside", "colon", "date", "months"},
+    "words": None, "units": None, "flag_titles": None, "claims": None,
+}
+
+
+@functools.cache
+def edition(lang: str) -> dict:
+    """The words of one edition, read from ``words/<lang>.toml`` (once per process).
+
+    Raises ValueError for a language the book does not have, or a file that lacks a table or a
+    key the book reads (named, with the file)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"edition must be one of {', '.join(LANGUAGES)}; got {lang!r}")
+    path = FOLDER / f"{lang}.toml"
+    with path.open("rb") as handle:
+        record = tomllib.load(handle)
+    for table, keys in SECTIONS.items():
+        if table not in record:
+            raise ValueError(f"{path.name} has no [{table}] table")
+        missing = sorted((keys or set()) - set(record[table]))
+        if missing:
+            raise ValueError(f"{path.name} [{table}] lacks {', '.join(missing)}")
+    return record
