@@ -35,6 +35,22 @@ STATUSES = ("does not reproduce", "conflicts with well-known external facts",
             "cannot be recomputed from the article", "reproduces")
 STATUS_CLASS = {"does not reproduce": "error", "conflicts with well-known external facts": "warning",
                 "cannot be recomputed from the article": "note", "reproduces": "tip"}
+#: The one place for the precision of every quantity that more than one section shows, by its glue
+#: key (one key, one quantity in the whole book: tests/test_sections.py checks that a key shows
+#: the same text on every page, and that no section sets these decimals itself). Parameters and
+#: the first article's times in ms show up to six places, so that a rerun with other values
+#: shows them unrounded; a quantity the source states takes the source's places (C* = 2.45333).
+#: Any other key glued on several pages is a whole number or a text.
+DECIMALS = {
+    # article 1: parameters, the ledger, the break-even point
+    "c_ms": 6, "eta": 6, "b_gb_per_s": 6, "half_c_ms": 6, "comm_ms": 6,
+    "parallel_compute_ms": 6, "two_ms": 6, "speedup": 3, "break_even_c_ms": 5,
+    # article 2: the per-layer times of the demo, the ring factors
+    "tp_comm_ms": 3, "a_ms": 2, "ring_t2": 2, "ring_t8": 2, "ring_t32": 3,
+    # article 3: the scenario
+    "days": 2, "serial": 3,
+}
+
 #: How each article's parameters are shown: name → (symbol, divisor, unit symbol or UNITS key).
 PARAMETER_LINE = {
     "split": {"s_ms": ("S", 1, "ms"), "c_ms": ("C", 1, "ms"), "eta": ("η", 1, ""),
@@ -291,12 +307,14 @@ class Page:
         """An integer vector in this page's notation."""
         return vector(values, self.lang)
 
-    def glue(self, key: str, value, decimals: int = 0, *, scientific_notation: bool = False,
-             hundredths: bool = False) -> None:
+    def glue(self, key: str, value, decimals: int | None = None, *,
+             scientific_notation: bool = False, hundredths: bool = False) -> None:
         """Glue ``value`` for ``{eval}`g.key``` in the prose: a number rounded to
-        ``decimals`` (as m × 10ⁿ if asked; times 100 if ``hundredths``, for a fraction the
+        ``decimals`` (by default the key's entry in ``DECIMALS``, else 0; as m × 10ⁿ if asked; times 100 if ``hundredths``, for a fraction the
         prose shows in per cent), an integer vector (list), text, or ``None`` for a quantity
         that does not exist for these parameters (shown as the word for "none")."""
+        if decimals is None:
+            decimals = DECIMALS.get(key, 0)
         if hundredths and value is not None:
             value = 100 * value
         if scientific_notation:

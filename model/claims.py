@@ -75,7 +75,7 @@ SOURCE_CLAIMS = [
     claim("speedup", "000", "split-03-ledger", "加速约 1.388 倍", 1.388, 3, "ledger.speedup"),
     claim("saving_factor", "000", "split-04-break-even", "η = 0.8 时括号为 0.375", 0.375, 3,
           "break_even.factor"),
-    claim("break_even_c", "000", "split-04-break-even", "阈值为 0.92/0.375 = 2.45333 毫秒", 2.45333,
+    claim("break_even_c_ms", "000", "split-04-break-even", "阈值为 0.92/0.375 = 2.45333 毫秒", 2.45333,
           5, "break_even.c_ms"),
     claim("small_c_one", "000", "split-04-break-even", "若 C = 1 毫秒……单设备为 1.8 毫秒", 1.8, 1,
           "cases.small_c.one_ms"),

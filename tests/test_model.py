@@ -54,62 +54,81 @@ def test_splitting_in_the_wrong_place_changes_the_answer():
     assert not wrong["matches"] and wrong["output"] != [-3, 9]
 
 
+#: The article's parameters (000 §3), from which the tests below redo its arithmetic by hand. The
+#: article's rounded results (0.92, 2.45333, 1.82648 ...) are the ledger's, model/claims.py, and
+#: test_every_claim_of_the_first_article_reproduces requires every one of them; they are not
+#: typed again here.
+S, C, ETA, Q, ELL, V, B = 0.8, 12.0, 0.8, 4, 0.03, 2e6, 1e10       # ms, ms, –, –, ms, bytes, B/s
+WIRE = V / B * 1e3                                                  # ms per transfer on the wire
+H = Q * (ELL + WIRE)                                                # ms of communication
+
+
+def ledger_by_hand(s=S, c=C, eta=ETA, b=B):
+    """(T₁, T₂) in ms: S + C against S + C/(2η) + Q(ℓ + V/B)."""
+    return s + c, s + c / (2 * eta) + Q * (ELL + V / b * 1e3)
+
+
 def test_ledger_base_case():
     led = BASE["ledger"]
-    assert led["wire_ms"] == pytest.approx(2e6 / 1e10 * 1e3)           # 0.2 ms
-    assert led["transfer_ms"] == pytest.approx(0.23)
-    assert led["comm_ms"] == pytest.approx(0.92)                         # H
-    assert led["parallel_compute_ms"] == pytest.approx(7.5)              # 12/(2 × 0.8)
-    assert led["one_ms"] == pytest.approx(12.8)
-    assert led["two_ms"] == pytest.approx(9.22)
-    assert round(led["speedup"], 3) == 1.388
-    assert round(led["efficiency"], 3) == 0.694
+    one, two = ledger_by_hand()
+    assert led["wire_ms"] == pytest.approx(WIRE)
+    assert led["transfer_ms"] == pytest.approx(ELL + WIRE)
+    assert led["comm_ms"] == pytest.approx(H)
+    assert led["parallel_compute_ms"] == pytest.approx(C / (2 * ETA))
+    assert (led["one_ms"], led["two_ms"]) == pytest.approx((one, two))
+    assert led["speedup"] == pytest.approx(one / two)
+    assert led["efficiency"] == pytest.approx(one / two / 2)
 
 
 def test_break_even():
     be = BASE["break_even"]
-    assert be["factor"] == pytest.approx(0.375)
-    assert round(be["c_ms"], 5) == 2.45333
+    assert be["factor"] == pytest.approx(1 - 1 / (2 * ETA))
+    assert be["c_ms"] == pytest.approx(H / (1 - 1 / (2 * ETA)))     # T₁ = T₂ solved for C
+    one, two = ledger_by_hand(c=be["c_ms"])
+    assert one == pytest.approx(two)
     case = by_name("break_even")
     assert case["one_ms"] == pytest.approx(case["two_ms"]) and case["speedup"] == pytest.approx(1)
 
 
-@pytest.mark.parametrize("name, one, two", [
-    ("small_c", 1.8, 2.345), ("slow_link", 12.8, 16.42), ("fast_link", 12.8, 8.58),
-    ("large_s", 112, 108.42),
+@pytest.mark.parametrize("name, changed", [
+    ("small_c", {"c": 1.0}), ("slow_link", {"b": 1e9}), ("fast_link", {"b": 5e10}),
+    ("large_s", {"s": 100.0}),
 ])
-def test_the_articles_cases(name, one, two):
+def test_the_articles_cases(name, changed):
+    """Each case changes one of the article's values (C = 1 ms, B = 1 or 50 GB/s, S = 100 ms)."""
     case = by_name(name)
-    assert case["one_ms"] == pytest.approx(one) and case["two_ms"] == pytest.approx(two)
-
-
-def test_case_communication_times_and_large_s_speedup():
-    assert by_name("slow_link")["comm_ms"] == pytest.approx(8.12)
-    assert by_name("fast_link")["comm_ms"] == pytest.approx(0.28)
-    assert round(by_name("large_s")["speedup"], 3) == 1.033
+    one, two = ledger_by_hand(**changed)
+    assert (case["one_ms"], case["two_ms"]) == pytest.approx((one, two))
+    assert case["speedup"] == pytest.approx(one / two)
+    assert case["comm_ms"] == pytest.approx(two - changed.get("s", S)
+                                            - changed.get("c", C) / (2 * ETA))
     assert [c["name"] for c in BASE["cases"]] == [
         "base", "break_even", "small_c", "slow_link", "fast_link", "large_s"]
 
 
 def test_minimum_bandwidth():
+    """Splitting pays while each transfer's wire time fits in D = C(1 − 1/(2η))/Q − ℓ."""
     bw = BASE["bandwidth"]
-    assert round(bw["d_s"], 6) == 0.001095
-    assert round(bw["b_gb_per_s"], 5) == 1.82648
-    assert bw["b_bytes_per_s"] == pytest.approx(2e6 / 0.001095)
+    d_ms = C * (1 - 1 / (2 * ETA)) / Q - ELL
+    assert bw["d_s"] == pytest.approx(d_ms / 1e3)
+    assert bw["b_bytes_per_s"] == pytest.approx(V / (d_ms / 1e3))
+    assert bw["b_gb_per_s"] == pytest.approx(V / (d_ms / 1e3) / 1e9)
 
 
 def test_minimum_efficiency():
+    """T₂ < T₁ needs C/(2η) + H < C, so η > C/(2(C − H)): reachable for C = 12 ms, not for 1."""
     high, low = BASE["efficiency_threshold"]
-    assert round(high["min_eta"], 5) == 0.54152 and high["reachable"]
-    assert low["min_eta"] == pytest.approx(6.25) and not low["reachable"]
+    assert high["min_eta"] == pytest.approx(C / (2 * (C - H))) and high["reachable"]
+    assert low["min_eta"] == pytest.approx(1 / (2 * (1 - H))) and not low["reachable"]
 
 
 def test_overlap_bound_and_infinite_bandwidth():
-    assert BASE["overlap"]["bound_ms"] == pytest.approx(8.3)
-    assert BASE["overlap"]["two_ms"] == pytest.approx(9.22)
-    # start-up costs remain: 4 × 0.03 ms
-    assert BASE["infinite_bandwidth"]["comm_ms"] == pytest.approx(0.12)
-    assert BASE["infinite_bandwidth"]["two_ms"] == pytest.approx(0.8 + 7.5 + 0.12)
+    # full overlap hides the shorter of the compute and the communication: S + max(C/(2η), H)
+    assert BASE["overlap"]["bound_ms"] == pytest.approx(S + max(C / (2 * ETA), H))
+    assert BASE["overlap"]["two_ms"] == pytest.approx(ledger_by_hand()[1])
+    # with B = ∞ the start-up costs remain: Q·ℓ
+    assert BASE["infinite_bandwidth"]["comm_ms"] == pytest.approx(Q * ELL)
+    assert BASE["infinite_bandwidth"]["two_ms"] == pytest.approx(S + C / (2 * ETA) + Q * ELL)
 
 
 def test_missing_thresholds_are_said_explicitly():
@@ -135,21 +154,20 @@ def test_results_are_strict_json_for_edge_parameters():
 #: Article 1's sentences that its model decides, each recomputed by hand from the article's
 #: numbers (S = 0.8 ms, C = 12 ms, η = 0.8, Q = 4, ℓ = 0.03 ms, V = 2 MB, B = 10 GB/s):
 #: the quantity, the relation the sentence needs and its bound.
-H_MS = 4 * (0.03 + 2e6 / 1e10 * 1e3)
 SENTENCES = {
-    "wait_not_halved": ((0.8 + 12) / (0.8 + 12 / 1.6 + H_MS), "<", 2.0),
-    "small_c_more_devices_slower": ((0.8 + 1) / (0.8 + 1 / 1.6 + H_MS), "<", 1.0),
-    "eta_half_cannot_speed_up": ((0.8 + 12 / 1.0 + H_MS) - (0.8 + 12), ">", 0.0),
+    "wait_not_halved": ((0.8 + 12) / (0.8 + 12 / 1.6 + H), "<", 2.0),
+    "small_c_more_devices_slower": ((0.8 + 1) / (0.8 + 1 / 1.6 + H), "<", 1.0),
+    "eta_half_cannot_speed_up": ((0.8 + 12 / 1.0 + H) - (0.8 + 12), ">", 0.0),
     "slow_link_large_job_slower": ((0.8 + 12) / (0.8 + 12 / 1.6 + 4 * (0.03 + 2e6 / 1e9 * 1e3)),
                                    "<", 1.0),
     "infinite_bandwidth_keeps_startup": (4 * 0.03, ">", 0.0),
-    "large_s_shrinks_relative_gain": (((100 + 12) / (100 + 12 / 1.6 + H_MS))
-                                      / ((0.8 + 12) / (0.8 + 12 / 1.6 + H_MS)), "<", 1.0),
+    "large_s_shrinks_relative_gain": (((100 + 12) / (100 + 12 / 1.6 + H))
+                                      / ((0.8 + 12) / (0.8 + 12 / 1.6 + H)), "<", 1.0),
     # the article's y = [−3, 9]: device 1 gives [1, 1] + [−4, 8], device 2 … (sum of rows)
     "split_output_matches_full": (abs((1 + -4) - -3) + abs((1 + 8) - 9), "<=", 0.0),
     "relu_blocks_the_sum": (max(0, 2) + max(0, -3) - max(0, 2 - 3), ">", 0.0),
-    "eta_threshold_unreachable_small_c": (1 / (2 * (1 - H_MS)), ">", 1.0),
-    "perfect_eta_small_c_no_gain": ((0.8 + 1) / (0.8 + 1 / 2 + H_MS), "<", 1.0),
+    "eta_threshold_unreachable_small_c": (1 / (2 * (1 - H)), ">", 1.0),
+    "perfect_eta_small_c_no_gain": ((0.8 + 1) / (0.8 + 1 / 2 + H), "<", 1.0),
 }
 
 

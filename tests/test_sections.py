@@ -151,3 +151,46 @@ def test_the_review_record_is_hashes_of_each_editions_blocks():
     record = json.loads((notebooks.SECTIONS / "tp-01-kitchen" / "reviewed.json").read_text())
     assert sorted(record) == sorted(LANGUAGES)
     assert len(record["zh"]) == len(notebooks.blocks("tp-01-kitchen", "zh"))
+
+
+def glue_calls():
+    """(section, key, explicit decimals or None) of every ``page.glue`` call in sections/."""
+    import ast
+    calls = []
+    for name in SECTIONS:
+        tree = ast.parse((notebooks.SECTIONS / name / "code.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "glue" and isinstance(node.args[0], ast.Constant)):
+                explicit = len(node.args) > 2 or any(k.arg == "decimals" for k in node.keywords)
+                calls.append((name, node.args[0].value, explicit))
+    return calls
+
+
+def test_a_quantity_shown_on_several_pages_takes_its_precision_from_one_place():
+    """A key glued in two sections or more sets no decimals of its own: present.DECIMALS does
+    (or it is a whole number or a text); and DECIMALS holds only keys some section glues."""
+    from present import DECIMALS
+    calls = glue_calls()
+    sections_of = {}
+    for name, key, _ in calls:
+        sections_of.setdefault(key, set()).add(name)
+    shared = {key for key, names in sections_of.items() if len(names) > 1}
+    own = sorted((name, key) for name, key, explicit in calls if key in shared and explicit)
+    assert own == [], f"set these decimals in present.DECIMALS, not in the section: {own}"
+    assert set(DECIMALS) <= shared, sorted(set(DECIMALS) - shared)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_glue_key_names_one_quantity_in_the_whole_book(lang):
+    """The same key shows the same text on every page of an edition that glues it, so one name
+    never stands for two quantities (C of article 1 and article 2's C, a model's η and a
+    measured one)."""
+    from prose import glued
+    shown = {}
+    for name in SECTIONS:
+        path = notebooks.destination(name, lang)
+        for key, text in glued(nbformat.read(path, 4)).items():
+            shown.setdefault(key, {})[name] = text
+    clashes = {key: pages for key, pages in shown.items() if len(set(pages.values())) > 1}
+    assert clashes == {}, f"one key, several quantities (rename them): {clashes}"

@@ -3,5 +3,5 @@
 # %% parameters: split
 
 # %% glue [hide-cell]
-page.glue("c_ms", r["parameters"]["c_ms"], 6)
-page.glue("half_c_ms", r["ledger"]["half_c_ms"], 6)
+page.glue("c_ms", r["parameters"]["c_ms"])
+page.glue("half_c_ms", r["ledger"]["half_c_ms"])

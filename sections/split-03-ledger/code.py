@@ -5,22 +5,22 @@
 # %% glue [hide-cell]
 p, led = r["parameters"], r["ledger"]
 page.glue("s_ms", p["s_ms"], 6)
-page.glue("c_ms", p["c_ms"], 6)
-page.glue("eta", p["eta"], 6)
+page.glue("c_ms", p["c_ms"])
+page.glue("eta", p["eta"])
 page.glue("eta_percent", 100 * p["eta"], 4)
-page.glue("q", p["q"], 0)
+page.glue("q", p["q"])
 page.glue("ell_ms", p["ell_ms"], 6)
 page.glue("v_bytes", p["v_bytes"], 0)
 page.glue("b_bytes_per_s", p["b_bytes_per_s"], 0)
-page.glue("b_gb_per_s", p["b_bytes_per_s"] / 1e9, 6)
-page.glue("half_c_ms", led["half_c_ms"], 6)
+page.glue("b_gb_per_s", p["b_bytes_per_s"] / 1e9)
+page.glue("half_c_ms", led["half_c_ms"])
 page.glue("wire_ms", led["wire_ms"], 6)
 page.glue("transfer_ms", led["transfer_ms"], 6)
-page.glue("comm_ms", led["comm_ms"], 6)
-page.glue("parallel_compute_ms", led["parallel_compute_ms"], 6)
+page.glue("comm_ms", led["comm_ms"])
+page.glue("parallel_compute_ms", led["parallel_compute_ms"])
 page.glue("one_ms", led["one_ms"], 6)
-page.glue("two_ms", led["two_ms"], 6)
-page.glue("speedup", led["speedup"], 3)
+page.glue("two_ms", led["two_ms"])
+page.glue("speedup", led["speedup"])
 
 # %% table
 page.table(["parameter", "value"],

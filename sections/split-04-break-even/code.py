@@ -5,22 +5,22 @@
 # %% glue [hide-cell]
 p, be = r["parameters"], r["break_even"]
 case = {c["name"]: c for c in r["cases"]}
-page.glue("eta", p["eta"], 6)
-page.glue("comm_ms", be["comm_ms"], 6)
+page.glue("eta", p["eta"])
+page.glue("comm_ms", be["comm_ms"])
 page.glue("factor", be["factor"], 6)
 page.glue("eta_limit", 0.5, 1)
-page.glue("break_even_c_ms", be["c_ms"], 5)
+page.glue("break_even_c_ms", be["c_ms"])
 page.glue("small_c_ms", case["small_c"]["c_ms"], 6)
 page.glue("small_c_one_ms", case["small_c"]["one_ms"], 6)
 page.glue("small_c_two_ms", case["small_c"]["two_ms"], 6)
-page.glue("c_ms", p["c_ms"], 6)
+page.glue("c_ms", p["c_ms"])
 page.glue("slow_b_gb_per_s", case["slow_link"]["b_bytes_per_s"] / 1e9, 6)
 page.glue("slow_comm_ms", case["slow_link"]["comm_ms"], 6)
 page.glue("slow_two_ms", case["slow_link"]["two_ms"], 6)
 page.glue("fast_b_gb_per_s", case["fast_link"]["b_bytes_per_s"] / 1e9, 6)
 page.glue("fast_comm_ms", case["fast_link"]["comm_ms"], 6)
 page.glue("fast_two_ms", case["fast_link"]["two_ms"], 6)
-page.glue("q", p["q"], 0)
+page.glue("q", p["q"])
 page.glue("infinite_comm_ms", r["infinite_bandwidth"]["comm_ms"], 6)
 page.glue("infinite_two_ms", r["infinite_bandwidth"]["two_ms"], 6)
 

@@ -4,9 +4,9 @@
 
 # %% glue [hide-cell]
 page.glue("bound_ms", r["overlap"]["bound_ms"], 6)
-page.glue("two_ms", r["overlap"]["two_ms"], 6)
-page.glue("parallel_compute_ms", r["ledger"]["parallel_compute_ms"], 6)
-page.glue("comm_ms", r["ledger"]["comm_ms"], 6)
+page.glue("two_ms", r["overlap"]["two_ms"])
+page.glue("parallel_compute_ms", r["ledger"]["parallel_compute_ms"])
+page.glue("comm_ms", r["ledger"]["comm_ms"])
 
 # %% table
 led = r["ledger"]

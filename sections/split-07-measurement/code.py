@@ -6,5 +6,5 @@
 page.glue("full", r["matrix"]["full"])
 page.glue("case_count", len(r["cases"]))
 page.glue("grid_points", len(r["sweeps"]["versus_c"]["c_ms"]))
-page.glue("megatron_version", r["source_record"]["megatron_arxiv_version"], 0)
+page.glue("megatron_version", r["source_record"]["megatron_arxiv_version"])
 page.glue("megatron_date", page.date(r["source_record"]["megatron_arxiv_date"]))

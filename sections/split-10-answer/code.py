@@ -4,6 +4,6 @@
 
 # %% glue [hide-cell]
 be = r["break_even"]
-page.glue("break_even_c_ms", be["c_ms"], 5)
-page.glue("c_ms", r["parameters"]["c_ms"], 6)
-page.glue("speedup", r["ledger"]["speedup"], 3)
+page.glue("break_even_c_ms", be["c_ms"])
+page.glue("c_ms", r["parameters"]["c_ms"])
+page.glue("speedup", r["ledger"]["speedup"])

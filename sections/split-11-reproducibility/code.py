@@ -11,7 +11,7 @@ record = r["source_record"]   # what the article records about its own run and s
 page.glue("source_python_version", record["python_version"])
 page.glue("source_matplotlib_version", record["matplotlib_version"])
 page.glue("sources_accessed", page.date(record["sources_accessed"]))
-page.glue("megatron_version", record["megatron_arxiv_version"], 0)
+page.glue("megatron_version", record["megatron_arxiv_version"])
 page.glue("megatron_date", page.date(record["megatron_arxiv_date"]))
 
 # %% from-experiment-import

@@ -4,13 +4,13 @@
 
 # %% glue [hide-cell]
 p, tr, facts, real = r["parameters"], th["training"], th["facts"], th["single_a100"]
-page.glue("days", p["th_single_device_days"], 2)
-page.glue("devices", p["th_devices"], 0)
+page.glue("days", p["th_single_device_days"])
+page.glue("devices", p["th_devices"])
 page.glue("naive_days", tr["naive_days"], 2)
-page.glue("colleague_days", facts["colleague_days"], 0)
-page.glue("parameters_b", facts["parameters_b"], 0)
-page.glue("a100_memory_gb", facts["a100_memory_gb"], 0)
-page.glue("weights_fp16_gb", th["memory"]["weights_fp16_gb"], 0)
+page.glue("colleague_days", facts["colleague_days"])
+page.glue("parameters_b", facts["parameters_b"])
+page.glue("a100_memory_gb", facts["a100_memory_gb"])
+page.glue("weights_fp16_gb", th["memory"]["weights_fp16_gb"])
 page.glue("gpt3_flops", facts["gpt3_training_flops"], 2, scientific_notation=True)
 page.glue("a100_tflops", facts["a100_peak_flops"] / 1e12, 0)
 page.glue("days_at_peak", real["days_at_peak"], 0)

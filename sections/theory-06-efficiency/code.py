@@ -4,12 +4,12 @@
 
 # %% glue [hide-cell]
 p, eff, mem = r["parameters"], th["efficiency"], th["memory"]
-page.glue("devices", p["th_devices"], 0)
+page.glue("devices", p["th_devices"])
 page.glue("efficiency_pct", 100 * p["th_efficiency"], 1)
-page.glue("speedup", eff["speedup"], 2)
-page.glue("days", p["th_single_device_days"], 2)
+page.glue("efficiency_speedup", eff["speedup"], 2)
+page.glue("days", p["th_single_device_days"])
 page.glue("efficiency_days", eff["days"], 2)
-page.glue("parameters_b", th["facts"]["parameters_b"], 0)
+page.glue("parameters_b", th["facts"]["parameters_b"])
 page.glue("gradients_gb", mem["gradients_fp32_gb"], 0)
 page.glue("ring_gb", mem["ring_bytes_per_device_gb"], 0)
 page.glue("comm_low_pct", 100 * eff["losses"]["communication_low"], 0)
@@ -18,5 +18,5 @@ page.glue("imbalance_pct", 100 * eff["losses"]["imbalance"], 0)
 page.glue("sync_pct", 100 * eff["losses"]["synchronisation"], 0)
 page.glue("budget_low_pct", 100 * eff["budget_low"], 0)
 page.glue("budget_high_pct", 100 * eff["budget_high"], 0)
-page.glue("serial", p["th_serial_fraction"], 3)
+page.glue("serial", p["th_serial_fraction"])
 page.glue("amdahl_efficiency_pct", 100 * eff["amdahl_efficiency"], 1)

@@ -5,9 +5,9 @@
 # %% glue [hide-cell]
 mem, facts = th["memory"], th["facts"]
 claims = {c["id"]: c for c in experiment.claims()}
-page.glue("a100_memory_gb", facts["a100_memory_gb"], 0)
+page.glue("a100_memory_gb", facts["a100_memory_gb"])
 page.glue("claimed_b", claims["a100_holds_70b"]["stated"], 0)
 page.glue("claimed_gb", mem["claimed_70b_fp16_gb"], 0)
 page.glue("max_b", mem["max_fp16_parameters_per_a100_billions"], 0)
-page.glue("parameters_b", facts["parameters_b"], 0)
-page.glue("weights_fp16_gb", mem["weights_fp16_gb"], 0)
+page.glue("parameters_b", facts["parameters_b"])
+page.glue("weights_fp16_gb", mem["weights_fp16_gb"])

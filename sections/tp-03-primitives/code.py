@@ -4,10 +4,10 @@
 
 # %% glue [hide-cell]
 p = r["parameters"]
-page.glue("b", p["tp_batch"], 0)
-page.glue("s", p["tp_seq_len"], 0)
-page.glue("h", p["tp_hidden"], 0)
-page.glue("d", p["tp_bytes_per_value"], 0)
+page.glue("b", p["tp_batch"])
+page.glue("s", p["tp_seq_len"])
+page.glue("h", p["tp_hidden"])
+page.glue("d", p["tp_bytes_per_value"])
 page.glue("message_bytes", tp["message_bytes"], 0)
 page.glue("message_mb", tp["message_mb"], 1)
 page.glue("ring_traffic_ratio", tp["scaling_checks"]["ring_cluster_traffic_ratio_32_over_2"], 0)

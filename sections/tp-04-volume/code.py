@@ -4,20 +4,20 @@
 
 # %% glue [hide-cell]
 p, row8 = r["parameters"], tp["demo"][3]
-page.glue("collectives", tp["collectives_per_layer"], 0)
+page.glue("collectives", tp["collectives_per_layer"])
 page.glue("layer_comm_bytes", tp["layer_comm_bytes"], 0)
 page.glue("layer_comm_mb", tp["layer_comm_bytes"] / 1e6, 1)
 page.glue("layer_tflop", tp["layer_flops"] / 1e12, 2)
 page.glue("p_tflops", p["tp_flops_per_s"] / 1e12, 0)
-page.glue("b_gb_per_s", p["tp_bandwidth_bytes_per_s"] / 1e9, 0)
+page.glue("tp_b_gb_per_s", p["tp_bandwidth_bytes_per_s"] / 1e9)
 page.glue("t", row8["t"], 0)
 page.glue("calc_ms", row8["calc_ms"], 3)
-page.glue("comm_ms", row8["comm_ms"], 3)
+page.glue("tp_comm_ms", row8["comm_ms"])
 page.glue("ratio", row8["ratio"], 3)
 page.glue("ratio_check", row8["ratio_check"], 3)
-page.glue("ring_t2", tp["demo"][1]["ring_factor"], 2)
-page.glue("ring_t8", row8["ring_factor"], 2)
-page.glue("ring_t32", tp["demo"][-1]["ring_factor"], 3)
+page.glue("ring_t2", tp["demo"][1]["ring_factor"])
+page.glue("ring_t8", row8["ring_factor"])
+page.glue("ring_t32", tp["demo"][-1]["ring_factor"])
 page.glue("ring_comm_t8_ms", row8["ring_comm_ms"], 3)
 
 # %% table

@@ -4,15 +4,15 @@
 
 # %% glue [hide-cell]
 row8, row32 = tp["demo"][3], tp["demo"][-1]
-page.glue("t8", row8["t"], 0)
+page.glue("t8", row8["t"])
 page.glue("calc_t8_ms", row8["calc_ms"], 3)
 page.glue("total_t8_ms", row8["total_ms"], 3)
 page.glue("overlap_t8_ms", row8["overlap_ms"], 3)
-page.glue("t32", row32["t"], 0)
+page.glue("t32", row32["t"])
 page.glue("calc_t32_ms", row32["calc_ms"], 3)
 page.glue("total_t32_ms", row32["total_ms"], 3)
 page.glue("overlap_t32_ms", row32["overlap_ms"], 3)
-page.glue("comm_ms", row8["comm_ms"], 3)
+page.glue("tp_comm_ms", row8["comm_ms"])
 
 # %% table
 page.table(["t", "T_calc (ms)", "T_comm (ms)", "T_calc + T_comm (ms)", "max(T_calc, T_comm) (ms)"],

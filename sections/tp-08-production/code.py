@@ -5,9 +5,9 @@
 # %% glue [hide-cell]
 row8, row32 = tp["demo"][3], tp["demo"][-1]
 claims = {c["id"]: c for c in experiment.claims()}
-page.glue("gpus_per_node", tp["scenarios"]["gpus_per_node"], 0)
-page.glue("t8", row8["t"], 0)
-page.glue("t32", row32["t"], 0)
+page.glue("gpus_per_node", tp["scenarios"]["gpus_per_node"])
+page.glue("t8", row8["t"])
+page.glue("t32", row32["t"])
 page.glue("ratio_t8", row8["ratio"], 3)
 page.glue("ratio_t32", row32["ratio"], 3)
 page.glue("mu_t8_pct", 100 * row8["utilisation"], 1)
