@@ -202,6 +202,24 @@ class Glued:
         self._texts[key] = Shown(text)
 
 
+class Cited:
+    """The works a page's prose cites, by bibliography key: ``{eval}`cite.key``` shows
+    "[Flynn, 1972]" in JupyterLab, the label the site gives the same citation (the setup cell,
+    written by tools/notebooks.py, passes the labels)."""
+
+    def __init__(self, **labels: str):
+        self._labels = {key: Shown(f"[{label}]") for key, label in labels.items()}
+
+    def __getattr__(self, key: str) -> Shown:
+        try:
+            return self.__dict__["_labels"][key]
+        except KeyError:
+            raise AttributeError(f"this page cites no {key!r}") from None
+
+    def __dir__(self):
+        return sorted(self._labels)
+
+
 class Page:
     """Formatting, glue and display for one notebook, in the language of its edition."""
 

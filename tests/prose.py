@@ -15,7 +15,7 @@ import re
 import nbformat
 
 GLUE_ROLE = re.compile(r"\{eval\}`g\.(\w+)`")
-OTHER_ROLE = re.compile(r"\{(?:cite(?::\w+)?|ref|doc|numref|eq|download)\}`[^`]*`")
+OTHER_ROLE = re.compile(r"\{(?:cite(?::\w+)?|ref|doc|numref|eq|download)\}`[^`]*`|\{eval\}`cite\.\w+`")
 CODE = re.compile(r"```.*?```|`[^`\n]+`", re.S)
 LINK_TARGET = re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)

@@ -202,3 +202,25 @@ def test_the_repository_address_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
     monkeypatch.setenv("GITHUB_REPOSITORY", "someone/splitting-work")
     assert repository_url() == "https://github.com/someone/splitting-work"
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_a_citation_reads_on_the_site_as_the_notebook_labels_it_in_jupyterlab(built, lang):
+    """The site's citation labels (sphinxcontrib-bibtex, author-year) are the labels that
+    tools/notebooks.py gives the notebooks' ``cite`` for JupyterLab: for each key this edition's
+    prose cites, the page shows that label, linked to the references."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import notebooks
+    citation = re.compile(r'<span class="bibtex-citation"[^>]*>\[(.*?)\]</span>')
+    checked = 0
+    for name in notebooks.names():
+        cited = notebooks.CITE.findall(notebooks.prose_path(name, lang).read_text(encoding="utf-8"))
+        if not cited:
+            continue
+        folder = "book" if name in ("claims", "errata") else "notebooks"
+        page = (HTML / lang / folder / lang / f"{name}.html").read_text(encoding="utf-8")
+        shown = {re.sub("<[^>]+>", "", label) for label in citation.findall(page)}
+        assert shown == {notebooks.citation_label(key) for key in cited}, name
+        assert "cite." not in re.sub(r"<[^>]+>", "", page), f"{name}: a citation left as code"
+        checked += 1
+    assert checked >= 10

@@ -1,9 +1,11 @@
 """What a reader who reruns a notebook sees: JupyterLab (with jupyterlab-myst, pinned in
 requirements-lab.txt, which ``make test`` installs) opened on a copy of one section of each
 article, Run All, and every number of the prose rendered, in the edition's notation, where the
-source has ``{eval}`g.name``` (the same values the site shows from the saved outputs)."""
+source has ``{eval}`g.name``` (the same values the site shows from the saved outputs), and every
+citation as the label the site gives it ([Amdahl, 1967]), not its key."""
 import os
 import pathlib
+import re
 import shutil
 import socket
 import subprocess
@@ -12,6 +14,9 @@ import time
 
 import nbformat
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+from notebooks import citation_label  # noqa: E402
 
 from prose import glued, markdown_cells, used_keys
 
@@ -105,3 +110,10 @@ def test_run_all_in_jupyterlab_shows_every_number_of_the_prose(lab, path):
     assert "{eval}" not in text and "g." not in text.replace("e.g.", ""), "a role left unrendered"
     missing = {key: values[key] for key in shown if values[key] not in text}
     assert missing == {}, "glued numbers not shown in JupyterLab"
+    cited = set(re.findall(r"\{eval\}`cite\.(\w+)`", "\n".join(markdown)))
+    unlabelled = {key for key in cited if f"[{citation_label(key)}]" not in text or key in text}
+    assert unlabelled == set(), "citations shown as keys, not as the site's labels"
+
+
+def test_a_notebook_of_the_test_cites_something():
+    assert any("{eval}`cite." in cell for path in NOTEBOOKS for cell in markdown_cells(path))

@@ -55,6 +55,11 @@ KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3
 CELL = re.compile(r"^# %% (?P<name>[\w-]+)(?::\s*(?P<kind>\w+))?(?: \[(?P<tags>[\w, -]*)\])?\s*$")
 PLACE = re.compile(r"^\+\+\+(?: (?P<name>[\w-]+))?\s*$")
 HEAD = ("parameters", "setup")
+#: A citation in the prose. In the notebook it becomes ``{eval}`cite.key```: JupyterLab shows the
+#: label the setup cell gives it ([Flynn, 1972]) and the site links it to the references, as
+#: ``{cite}`` does (book/_ext/glued.py).
+CITE = re.compile(r"\{cite\}`(\w+)`")
+BIBLIOGRAPHY = ROOT / "book" / "references.bib"
 
 
 # --- The head every notebook of a kind opens with -------------------------------------------
@@ -117,9 +122,43 @@ def call(prefix: str, arguments: list) -> str:
     return "\n".join(lines + [line])
 
 
-def head(kind: str, lang: str, draws: bool = False) -> list:
+def citation_label(key: str) -> str:
+    """An entry of book/references.bib as the site labels it (sphinxcontrib-bibtex's author-year
+    style): "Flynn, 1972"; two authors joined by "and"; three or more as the first one's name and
+    "et al."; an entry without authors by its organisation."""
+    entry = bibliography().entries[key]
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    names = [" ".join(person.last_names).replace("{", "").replace("}", "") for person in people]
+    if not names:
+        names = [entry.fields.get("organization", key)]
+    who = names[0] if len(names) == 1 else (" and ".join(names) if len(names) == 2
+                                            else f"{names[0]} et al.")
+    return f"{who}, {entry.fields['year']}"
+
+
+def bibliography():
+    """book/references.bib, parsed (once)."""
+    global _BIBLIOGRAPHY
+    if _BIBLIOGRAPHY is None:
+        import pybtex.database
+        _BIBLIOGRAPHY = pybtex.database.parse_file(str(BIBLIOGRAPHY))
+    return _BIBLIOGRAPHY
+
+
+_BIBLIOGRAPHY = None
+
+
+def cited(name: str) -> list:
+    """The keys a section's prose cites, in any edition (sorted), so that the four editions
+    share one setup cell."""
+    return sorted({key for lang in LANGUAGES
+                   for key in CITE.findall(prose_path(name, lang).read_text(encoding="utf-8"))})
+
+
+def head(kind: str, lang: str, draws: bool = False, cites: tuple = ()) -> list:
     """The parameters cell and the setup cell of a notebook of ``kind`` in edition ``lang``
-    (importing ``figures`` when ``draws``: when its code shows one of them)."""
+    (importing ``figures`` when ``draws``: when its code shows one of them; giving ``cite`` the
+    labels of ``cites``, the keys its prose cites)."""
     values = parameters_of(kind)
     parameters = [f"# {note}" for note in PARAMETER_NOTES[kind]]
     parameters += [f"{name} = {literal(value) if not isinstance(value, str) else json.dumps(value)}"
@@ -127,7 +166,7 @@ def head(kind: str, lang: str, draws: bool = False) -> list:
     parameters.append(f'edition = "{lang}"   # the language of this page: '
                       f'{", ".join(LANGUAGES[:-1])} or {LANGUAGES[-1]}')
     imports = IMPORTS.get(kind, ["import experiment"]) + (["import figures"] if draws else []) + [
-        "from present import Page, refuse_unknown_parameters"]
+        "from present import " + ("Cited, " if cites else "") + "Page, refuse_unknown_parameters"]
     known = (f'[*experiment.PARAMETER_GROUPS["{kind}"], "edition"]'
              if kind in experiment.PARAMETER_GROUPS else json.dumps([*values, "edition"]))
     if kind in experiment.PARAMETER_GROUPS:
@@ -137,6 +176,9 @@ def head(kind: str, lang: str, draws: bool = False) -> list:
     else:
         body = list(SETUP[kind])
     body.append("g = page.glued   # the numbers the prose shows, by name (g.two_ms)")
+    if cites:
+        body.append(call("cite = Cited", [f"{key}={json.dumps(citation_label(key), ensure_ascii=False)}"
+                                          for key in cites]))
     setup = (["try:"] + [f"    {line}" for line in imports] + [
         "except ModuleNotFoundError:",
         '    raise ModuleNotFoundError("this notebook needs the book\'s code: in a clone of the book\'s "',
@@ -213,7 +255,8 @@ def code_cells(name: str, lang: str) -> list:
         raise SourceError(f"{rel(path)}: no cell; it must start with # %% parameters: <kind>")
     for cell in cells:
         cell.source = cell.source.strip("\n")
-    return head(kind, lang, draws=any("figures." in c.source for c in cells)) + cells
+    return head(kind, lang, draws=any("figures." in c.source for c in cells),
+                cites=tuple(cited(name))) + cells
 
 
 def prose(name: str, lang: str) -> list:
@@ -294,7 +337,7 @@ def assemble(name: str, lang: str) -> tuple:
     nb = nbformat.v4.new_notebook()
     for item in items:
         if isinstance(item, str):
-            nb.cells.append(nbformat.v4.new_markdown_cell(item))
+            nb.cells.append(nbformat.v4.new_markdown_cell(CITE.sub(r"{eval}`cite.\1`", item)))
         else:
             cell = by_name[item[0]]
             new = nbformat.v4.new_code_cell(cell.source)
