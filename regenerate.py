@@ -10,11 +10,10 @@ from __future__ import annotations
 import argparse
 import difflib
 import functools
-import os
 import pathlib
 import sys
-import tempfile
 
+import atomic
 from experiment import DEFAULTS, RANGES, SPECS, claims, run, to_json
 from figures import DECIMAL_MARKS, FIGURES
 from measure import analysis
@@ -43,15 +42,7 @@ def write_atomically(out_dir: pathlib.Path, files: dict) -> None:
     """Write each file through a temporary file and an atomic rename; drop stale ones."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
-        handle, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-                stream.write(text)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, out_dir / name)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        atomic.write_text(out_dir / name, text)
     for stale in out_dir.iterdir():
         if stale.suffix in {".json", ".svg"} and stale.name not in files:
             stale.unlink()

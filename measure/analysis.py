@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import pathlib
 import statistics
-import tempfile
 
+import atomic
 import experiment
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -251,15 +250,5 @@ def write_record(path: pathlib.Path, record: dict) -> None:
     """Check the record and write it as strict, sorted JSON, atomically: a temporary file in
     the same folder is renamed over ``path``, so a crash never leaves half a record."""
     text = json.dumps(check_record(record), indent=1, sort_keys=True, allow_nan=False) + "\n"
-    path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, 0o644)   # mkstemp makes it private; a record is for reading
-        os.replace(temporary, path)
-    except BaseException:
-        pathlib.Path(temporary).unlink(missing_ok=True)
-        raise
+    atomic.write_text(path, text)
 

@@ -14,25 +14,26 @@ ALLOWED = {
     "model": {"model"},
     "experiment": {"model"},
     "figures": {"model"},
-    "measure.analysis": {"experiment", "model"},
+    "measure.analysis": {"atomic", "experiment", "model"},
     "measure.figure": {"figures"},
     "present": {"words", "model"},
     "words": set(),
-    "regenerate": {"experiment", "figures", "measure", "model"},
+    "regenerate": {"atomic", "experiment", "figures", "measure", "model"},
+    "atomic": set(),
 }
 
 
 def module_files() -> dict:
     files = {"experiment": ROOT / "experiment.py", "figures": ROOT / "figures.py",
              "regenerate": ROOT / "regenerate.py", "present": ROOT / "present.py",
-             "words": ROOT / "words" / "__init__.py",
+             "words": ROOT / "words" / "__init__.py", "atomic": ROOT / "atomic.py",
              "measure.analysis": ROOT / "measure" / "analysis.py",
              "measure.figure": ROOT / "measure" / "figure.py"}
     files |= {f"model.{p.stem}": p for p in (ROOT / "model").glob("*.py")}
     return files
 
 
-OWN = ("model", "experiment", "figures", "regenerate", "present", "words", "measure")
+OWN = ("model", "experiment", "figures", "regenerate", "present", "words", "measure", "atomic")
 
 
 def imports_of(path: pathlib.Path) -> set:

@@ -34,11 +34,9 @@ import dataclasses
 import hashlib
 import json
 import multiprocessing
-import os
 import pathlib
 import re
 import sys
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 
 import nbformat
@@ -47,6 +45,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 SECTIONS = ROOT / "sections"
 sys.path.insert(0, str(ROOT))
 
+import atomic  # noqa: E402
 import experiment  # noqa: E402
 from measure import analysis  # noqa: E402
 from present import LANGUAGES  # noqa: E402
@@ -385,20 +384,6 @@ def with_saved_outputs(new, saved) -> nbformat.NotebookNode:
     return normalize(new)
 
 
-def write_atomically(path: pathlib.Path, text: str) -> None:
-    """Write through a temporary file and rename, so a failed run never truncates a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def execute(nb: nbformat.NotebookNode, folder: pathlib.Path) -> nbformat.NotebookNode:
     """Run a notebook in ``folder`` (private-socket kernels, so several can run at once)."""
     from nbclient import NotebookClient
@@ -433,12 +418,12 @@ def write(job: tuple) -> str:
     for change in changes:
         print(f"{rel(prose_path(name, lang))}: {change}")
     if changes:
-        write_atomically(prose_path(name, lang), render_prose(items))
+        atomic.write_text(prose_path(name, lang), render_prose(items))
     if state == "current" and not force:
         return f"current  {rel(path)}"
     if state == "code" or force:
         nb = execute(nb, path.parent)
-    write_atomically(path, nbformat.writes(nb) + "\n")
+    atomic.write_text(path, nbformat.writes(nb) + "\n")
     return f"{'executed' if state == 'code' or force else 'prose   '} {rel(path)}"
 
 
@@ -493,7 +478,7 @@ def behind(name: str) -> str | None:
 
 
 def mark_reviewed(name: str) -> None:
-    write_atomically(reviewed_path(name), json.dumps(current_review(name), indent=1) + "\n")
+    atomic.write_text(reviewed_path(name), json.dumps(current_review(name), indent=1) + "\n")
 
 
 def rel(path: pathlib.Path) -> str:
