@@ -67,12 +67,13 @@ reviewed: $(READY)
 	$(BIN)/python tools/notebooks.py --reviewed $(SECTION)
 
 ## bench: measure speed as ratios side by side and write them into README.md (never fails on
-## a number; QUICK=1 skips the fresh-clone `make test`)
+## a number; QUICK=1 skips the fresh-clone `make test` and only prints)
 bench: $(READY)
 	$(BIN)/python tools/bench.py $(if $(QUICK),--quick)
 
 ## measure: run article 1's measurement protocol on torch.distributed (two CPU ranks with gloo)
-## and write data/measurements/<name>.json; QUICK=1 OUT=DIR for a one-minute run into DIR;
+## and write data/measurements/<name>.json; QUICK=1 for a one-minute run into _build/measurements
+## (OUT=DIR elsewhere; never data/measurements);
 ## ARGS="--backend nccl --nproc-per-node 8" on GPUs (see README). Installs requirements-measure.txt.
 MEASURE_READY := $(VENV)/.measure-installed
 $(MEASURE_READY): requirements-measure.txt $(READY)
@@ -83,11 +84,13 @@ measure: $(MEASURE_READY)
 	$(BIN)/python -m measure $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) $(ARGS)
 
 ## lab: open the notebooks in JupyterLab (pinned in requirements-lab.txt, installed on first
-## use), trusted so that their saved SVG figures show
-
+## use), trusted so that their saved SVG figures show; it opens on notebooks/ and serves book/
+## too (the claims ledger and errata); LAB_ARGS="--no-browser --port 8890" passes options to
+## jupyter lab, and as root it adds --allow-root
 lab: $(LAB_READY)
 	$(BIN)/jupyter trust notebooks/*/*.ipynb book/*/*.ipynb
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks \
+	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 clean:
 	rm -rf _build

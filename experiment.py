@@ -57,7 +57,7 @@ def validate(overrides: dict) -> dict:
             raise TypeError(f"{name} must be {spec.allowed}; got {value!r} ({type(value).__name__})")
         if not math.isfinite(value) or not spec.contains(value):
             raise ValueError(f"{name} must be {spec.allowed}; got {value!r}")
-        params[name] = int(value) if spec.integer else float(value)
+        params[name] = int(value) if spec.integer else float(value) + 0.0   # -0.0 is 0
     return params
 
 
@@ -117,5 +117,11 @@ if __name__ == "__main__":
     # regenerate.py imports this module as `experiment`: let it find this very run of it
     # instead of loading the file a second time.
     sys.modules.setdefault("experiment", sys.modules["__main__"])
-    from regenerate import main
-    sys.exit(main())
+    try:
+        from regenerate import main
+        code = main()
+    except ModuleNotFoundError as missing:   # the figures need matplotlib (imported when drawn)
+        sys.exit(f"experiment.py: this Python ({sys.executable}) lacks {missing.name!r}, which "
+                 "the figures need: run `make data` (it creates .venv from requirements.txt), or "
+                 ".venv/bin/python experiment.py")
+    sys.exit(code)

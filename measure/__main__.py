@@ -44,11 +44,17 @@ def record_name(text: str) -> str:
     return text
 
 
+#: Where a quick run writes by default (an ignored folder): never data/measurements.
+QUICK_OUT = analysis.ROOT / "_build" / "measurements"
+
+
 def arguments(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m measure", description=__doc__.split("\n")[0],
                                      epilog="The record is described in measure/analysis.py.")
-    parser.add_argument("--out", type=pathlib.Path, default=analysis.RECORDS,
-                        help="folder for the record (default: data/measurements)")
+    parser.add_argument("--out", type=pathlib.Path,
+                        help="folder for the record (default: data/measurements; with --quick, "
+                             f"{QUICK_OUT.relative_to(analysis.ROOT)}, so that a short run never "
+                             "replaces a record the book shows)")
     parser.add_argument("--name", type=record_name,
                         help="record name (default: <device>-<backend>-<ranks>x<threads>)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
@@ -61,7 +67,13 @@ def arguments(argv=None) -> argparse.Namespace:
     parser.add_argument("--timeout-s", type=positive(float, "--timeout-s", 1), default=900.0,
                         help="give up after this many seconds (default: 900)")
     parser.add_argument("--inject-fault", choices=("crash", "stall"), help=argparse.SUPPRESS)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = QUICK_OUT if args.quick else analysis.RECORDS
+    elif args.quick and args.out.resolve() == analysis.RECORDS.resolve():
+        parser.error(f"--quick writes a short run, not a record for the book: choose another "
+                     f"--out than {analysis.RECORDS}")
+    return args
 
 
 def main(argv=None) -> int:

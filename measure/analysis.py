@@ -18,7 +18,11 @@ import atomic
 import experiment
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RECORDS = ROOT / "data" / "measurements"
+#: The measurement records: data/measurements in a clone of the book; in an installed copy
+#: (`pip install .`, which carries the same files as measure/records), measure/records.
+RECORDS = next((folder for folder in (ROOT / "data" / "measurements",
+                                      pathlib.Path(__file__).resolve().parent / "records")
+                if folder.is_dir()), ROOT / "data" / "measurements")
 #: The record from this project's machine that the book shows.
 COMMITTED = "cpu-gloo-2x1"
 SCHEMA = "measure/1"
@@ -235,15 +239,28 @@ def check_record(record: dict) -> dict:
     return record
 
 
-def load(name: str = COMMITTED, directory: pathlib.Path = RECORDS) -> dict:
-    """A measurement record by name (``data/measurements/<name>.json``), checked; a name with
-    no record is refused with the names that exist."""
+def record_path(name: str, directory: pathlib.Path = RECORDS) -> pathlib.Path:
+    """Where record ``name`` is: ``<directory>/<name>.json``, or, for a name ending in .json
+    (a record that `make measure OUT=DIR` wrote elsewhere), that file itself. A name with no
+    record is refused with the names that exist."""
+    if isinstance(name, str) and name.endswith(".json"):
+        path = pathlib.Path(name).expanduser()
+        if path.is_file():
+            return path
+        raise ValueError(f"record_name: no measurement record at {path}")
     path = pathlib.Path(directory) / f"{name}.json"
     if not isinstance(name, str) or "/" in name or not path.is_file():
         known = sorted(p.stem for p in pathlib.Path(directory).glob("*.json"))
-        raise ValueError(f"record_name must name a record in {directory}: one of "
-                         f"{', '.join(known) or 'none yet (run `make measure`)'}; got {name!r}")
-    return check_record(json.loads(path.read_text("utf-8")))
+        raise ValueError(f"record_name must name one of the book's measurement records "
+                         f"({', '.join(known) or 'none here'}) or the path of a record file "
+                         f"(….json, as `python -m measure` writes them); got {name!r}")
+    return path
+
+
+def load(name: str = COMMITTED, directory: pathlib.Path = RECORDS) -> dict:
+    """A measurement record by name (``data/measurements/<name>.json``) or by path (see
+    ``record_path``), checked."""
+    return check_record(json.loads(record_path(name, directory).read_text("utf-8")))
 
 
 def write_record(path: pathlib.Path, record: dict) -> None:

@@ -101,11 +101,37 @@ def test_overrides_go_elsewhere_and_are_validated(tmp_path):
                                      "with --out DIR"),
     (["--set", "bandwidth=5"], "valid names are"),
     (["--set", "c_ms"], "expected NAME=VALUE"),
+    (["--set", "=3"], "expected NAME=VALUE with NAME one of s_ms, c_ms"),
 ])
 def test_bad_command_line_input_is_refused(tmp_path, args, words):
     result = cli("--out", str(tmp_path), *args)
     assert result.returncode == 2 and words in result.stderr, result.stderr
     assert not any(tmp_path.iterdir())
+
+
+def test_an_integer_may_be_written_as_the_range_writes_it_and_minus_zero_is_zero(tmp_path):
+    """--set q=1e3 is the integer 1000 (the message's own range says 1e6); s_ms=-0.0 is 0."""
+    result = cli("--out", str(tmp_path), "--set", "q=1e3", "--set", "s_ms=-0.0")
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "results.json").read_text()
+    params = json.loads(text)["parameters"]
+    assert params["q"] == 1000 and isinstance(params["q"], int)
+    assert params["s_ms"] == 0 and re.search(r"-0\.0(?![0-9])", text) is None
+
+
+def test_a_python_without_the_books_packages_gets_one_sentence_not_a_traceback():
+    """python -S: no site-packages, so no matplotlib (the figures need it)."""
+    result = subprocess.run([sys.executable, "-S", str(ROOT / "experiment.py"), "--check"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "lacks 'matplotlib'" in result.stderr and "make data" in result.stderr
+
+
+def test_check_on_a_variant_says_it_is_a_variant_not_drift(tmp_path):
+    assert cli("--out", str(tmp_path), "--set", "c_ms=1").returncode == 0
+    result = cli("--check", "--out", str(tmp_path))
+    assert result.returncode == 1 and "a variant written with --set differs" in result.stdout
+    assert "make data" not in result.stdout and "<path" not in result.stdout and " d=" not in result.stdout
 
 
 def test_overrides_cannot_overwrite_the_canonical_data():

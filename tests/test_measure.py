@@ -137,9 +137,28 @@ def test_a_record_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
 
 
 def test_an_unknown_record_name_is_refused_with_the_names_that_exist():
-    with pytest.raises(ValueError, match=f"record_name must name a record in .*: one of "
-                                         f".*{analysis.COMMITTED}.*; got 'nope'"):
+    with pytest.raises(ValueError, match=f"record_name must name one of the book's measurement "
+                                         f"records \\(.*{analysis.COMMITTED}.*\\) .*; got 'nope'"):
         analysis.load("nope")
+    with pytest.raises(ValueError, match="no measurement record at /nowhere/r.json"):
+        analysis.load("/nowhere/r.json")
+
+
+def test_a_record_written_elsewhere_is_loaded_by_its_path(tmp_path):
+    """`make measure QUICK=1 OUT=DIR` writes DIR/<name>.json; -p record_name DIR/<name>.json
+    shows it."""
+    target = tmp_path / "mine.json"
+    target.write_text(analysis.record_path(analysis.COMMITTED).read_text("utf-8"), "utf-8")
+    assert analysis.load(str(target)) == RECORD
+
+
+def test_an_installed_copy_carries_the_committed_record():
+    """pyproject.toml installs data/measurements as measure/records, where an installed copy's
+    analysis.RECORDS looks (a downloaded split-08 runs after `pip install .`)."""
+    import tomllib
+    setup = tomllib.loads((analysis.ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    assert setup["package-dir"]["measure.records"] == "data/measurements"
+    assert "measure.records" in setup["packages"] and setup["package-data"]["measure.records"] == ["*.json"]
 
 
 # ---- the prediction and the words of the measured section ---------------------------------------
@@ -288,3 +307,14 @@ def test_the_launcher_refuses_bad_arguments_by_name(tmp_path, arguments, message
     result = launch(tmp_path, *arguments)
     assert result.returncode == 2 and message in result.stderr
     assert written(tmp_path) == []
+
+
+def test_a_quick_run_never_replaces_a_record_of_the_book(capsys):
+    """`make measure QUICK=1` without OUT writes into _build/measurements; a quick run aimed at
+    data/measurements is refused before anything runs."""
+    from measure.__main__ import QUICK_OUT, arguments
+    assert arguments(["--quick"]).out == QUICK_OUT
+    assert arguments([]).out == analysis.RECORDS
+    with pytest.raises(SystemExit):
+        arguments(["--quick", "--out", str(analysis.RECORDS)])
+    assert "choose another --out" in capsys.readouterr().err

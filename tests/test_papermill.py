@@ -68,7 +68,7 @@ INVALID = {
     "theory": ({"th_serial_fraction": 1.5},
                "th_serial_fraction must be S, the serial fraction: a finite real number in [0, 1]"),
     "measured": ({"record_name": "no-such-record"},
-                 f"record_name must name a record in {analysis.RECORDS}: one of "),
+                 "record_name must name one of the book's measurement records (cpu-gloo-2x1"),
 }
 #: A parameter of another article, set on each article's page.
 FOREIGN = {"split": {"tp_hidden": 4096}, "tp": {"c_ms": 1.0}, "theory": {"eta": 0.9},

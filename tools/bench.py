@@ -6,7 +6,7 @@ set beside a reference measured in the same run. This never fails on a number, o
 crash; no test in ``make test`` times anything.
 
     python tools/bench.py            everything, including ``make test`` on a fresh clone
-    python tools/bench.py --quick    without the fresh-clone ``make test``
+    python tools/bench.py --quick    without the fresh-clone ``make test``; prints, writes nothing
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def regeneration() -> dict:
     with tempfile.TemporaryDirectory() as out:
         run = best_of(3, [PYTHON, "experiment.py", "--out", out])
     floor = best_of(3, [PYTHON, "-c", "import numpy, matplotlib.pyplot"])
-    return {"regenerate data/ (s)": run, "import floor (s)": floor, "ratio": run / floor}
+    return {"regenerate data/ (s)": run, "import floor (s)": floor, "regenerate / import floor": run / floor}
 
 
 def builds() -> dict:
@@ -134,14 +134,17 @@ def write_into_readme(text: str) -> None:
 
 def main(argv: list) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="skip the fresh-clone make test")
+    parser.add_argument("--quick", action="store_true",
+                        help="skip the fresh-clone make test, and print the rows without "
+                             "writing them into README.md (whose table is a whole run's)")
     args = parser.parse_args(argv)
     results = {"regeneration": regeneration(), "builds": builds(), "notebooks": notebooks()}
     if not args.quick:
         results["fresh clone"] = fresh_clone_test()
     text = report(results)
     print(text)
-    write_into_readme(text)
+    if not args.quick:
+        write_into_readme(text)
     return 0
 
 

@@ -30,7 +30,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import words  # noqa: E402
 BUILD = ROOT / "_build"
-CHROMIUM = "/usr/bin/chromium"
+#: The Chromium that prints the PDF editions (BOOK_CHROMIUM names another, e.g. on macOS).
+CHROMIUM = os.environ.get("BOOK_CHROMIUM", "/usr/bin/chromium")
 #: Headless Chromium as root on a machine without network, as the machine's notes advise (no
 #: sandbox, no background traffic); tests/site_build.py reads pages with the same flags.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -182,9 +183,20 @@ def build_edition(lang: str, html_only: bool = False) -> None:
     page = (single / (toc["root"] + ".html")).read_bytes()
     pdf = BUILD / "html" / lang / pdf_name(lang)
     printed = single / "edition.html"
+    if not pathlib.Path(CHROMIUM).exists():
+        print(no_printer_notice(lang), file=sys.stderr)
+        return
     if not pdf.exists() or not printed.exists() or printed.read_bytes() != page:
         printed.write_bytes(page)
         print_pdf(printed, pdf)
+
+
+def no_printer_notice(lang: str) -> str:
+    """What the build says when it cannot print an edition's PDF: the site is built, the PDF is
+    not, and how to get it (make test needs it, so it installs nothing silently)."""
+    return (f"{lang}: the site is built, but not {pdf_name(lang)}: the PDF editions are printed "
+            f"by Chromium, and {CHROMIUM} is missing (Debian: apt-get install chromium "
+            "fonts-noto-cjk; then make book again)")
 
 
 #: What every page of an edition depends on besides its own source.
@@ -214,9 +226,6 @@ def print_pdf(page: pathlib.Path, pdf: pathlib.Path) -> None:
     MathML formulas and CJK glyphs (fonts-noto-cjk); written through a temporary file."""
     from playwright.sync_api import sync_playwright
 
-    if not pathlib.Path(CHROMIUM).exists():
-        raise SystemExit(f"{CHROMIUM} is missing: the PDF editions are printed by Chromium "
-                         "(Debian: apt-get install chromium fonts-noto-cjk)")
     tmp = pdf.with_suffix(".pdf.tmp")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -50,7 +50,8 @@ page.glue("eta_min_c_ms", sweep["c_ms"][sweep["eta"].index(min(sweep["eta"]))], 
 page.glue("sweep_points", len(sweep["hidden"]))
 page.glue("hidden_min", min(sweep["hidden"]))
 page.glue("hidden_max", max(sweep["hidden"]))
-page.glue("record_path", f"data/measurements/{record_name}.json")
+page.glue("record_path", record_name if record_name.endswith(".json")
+          else f"data/measurements/{record_name}.json")
 
 # %% table
 symbols = {"s": "S", "c": "C", "half": "t½", "one": "T₁", "two": "T₂"}
