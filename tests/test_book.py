@@ -224,3 +224,15 @@ def test_a_citation_reads_on_the_site_as_the_notebook_labels_it_in_jupyterlab(bu
         assert "cite." not in re.sub(r"<[^>]+>", "", page), f"{name}: a citation left as code"
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_footer_names_the_authors_in_one_sentence_of_the_edition(built, lang):
+    """The footer says who wrote the book in a line written whole per edition (the theme's
+    "By" + author read "Di Gli autori del libro", "By The book's authors")."""
+    from words import edition
+    for page in pages(lang):
+        text = page.read_text(encoding="utf-8")
+        line = re.search(r'<p class="component-author">\s*(.*?)\s*</p>', text, re.S)
+        assert line and html.unescape(line[1]) == edition(lang)["edition"]["byline"], page
+        assert not re.search(r"\b(?:By|Por|Di) (?:The|Los|Gli)\b", text), page

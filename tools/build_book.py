@@ -145,7 +145,7 @@ def build_edition(lang: str, html_only: bool = False) -> None:
                                   for name, path in sphinx["local_extensions"].items()}
     sphinx["config"]["html_theme_options"]["search_bar_text"] = own["search_bar_text"]
     sphinx["config"]["html_context"].update(
-        edition=lang, editions=[(code, e["edition"]["name"], e["edition"]["short_name"])
+        byline=own["byline"], edition=lang, editions=[(code, e["edition"]["name"], e["edition"]["short_name"])
                                 for code, e in EDITIONS.items()])
     config_path = work / f"_config_{lang}.yml"
     config_path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),

@@ -3,7 +3,8 @@
 A file holds, in its language:
 
 - ``[edition]``: what the build needs (Sphinx's language code, the edition's name and short name,
-  the book's title, the author line, the search box, the code toggles);
+  the book's title, the authors and the footer's whole line about them, the search box, the code
+  toggles);
 - ``[parts]``: the captions of the book's four parts;
 - ``[typography]``: how numbers, per cent, lists, dates and asides are written;
 - ``[words]``, ``[units]``, ``[flag_titles]``: what code output shows;
@@ -27,7 +28,7 @@ LANGUAGES = ("zh", "es", "it", "en")
 FOLDER = pathlib.Path(__file__).resolve().parent
 #: The tables every file has, and the keys of each that the book reads.
 SECTIONS = {
-    "edition": {"sphinx_language", "name", "short_name", "title", "author", "search_bar_text",
+    "edition": {"sphinx_language", "name", "short_name", "title", "author", "byline", "search_bar_text",
                 "nb_code_prompt_show", "nb_code_prompt_hide", "no_repository"},
     "parts": {"split", "tp", "theory", "about"},
     "typography": {"decimal_mark", "group_mark", "group_min_digits", "percent", "list_separator",
