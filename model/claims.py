@@ -202,6 +202,13 @@ SOURCE_CLAIMS = [
     claim("pcie_300", "002", "tp-09-applications", "B 方案单机 8 卡 PCIe 300GB/s", 300.0, 0,
           f"{TP}links.pcie_x16_gb_per_s.pcie5", external=True,
           reason="a PCIe 5.0 x16 link carries about 64 GB/s per direction (PCIe 4.0: 32 GB/s)"),
+    verdict("network_tens_of_times_slower", "002", "tp-07-degree",
+            "跨节点的网络带宽往往只有它的几十分之一", "NVLink / network, per GPU and direction (DGX A100)",
+            ">=", 20.0, 0, f"{TP}links.between_nodes.a100.nvlink_over_network", external=True,
+            reason="a DGX A100 gives each GPU one 200 Gb/s InfiniBand adapter, 25 GB/s each way, "
+                   "against NVLink's 300 GB/s each way: 12 times; a DGX H100, 450 against 50 GB/s: "
+                   "9 times; 'tens of times' needs NVLink's two-way total set against a one-way "
+                   "network"),
     verdict("demo_bandwidth_per_direction", "002", "tp-10-demo",
             "bw = 600e9  # 机内 NVLink 带宽约 600 GB/s", "A100 NVLink per direction (GB/s)", ">=",
             600.0, 0, f"{TP}links.a100_nvlink_per_direction_gb_per_s", external=True,

@@ -49,6 +49,11 @@ PCIE_X16_BYTES_PER_S = {"pcie4": 32e9, "pcie5": 64e9}   # PCI-SIG, per direction
 A100_NVLINK_LINKS, A100_NVLINK_LINK_BYTES_PER_S_PER_DIRECTION = 12, 25e9
 A100_NVLINK_BYTES_PER_S_PER_DIRECTION = A100_NVLINK_LINKS * A100_NVLINK_LINK_BYTES_PER_S_PER_DIRECTION
 A100_NVLINK_BYTES_PER_S = 2 * A100_NVLINK_BYTES_PER_S_PER_DIRECTION   # both directions
+# Between nodes: a DGX A100 has one 200 Gb/s HDR InfiniBand adapter per GPU (eight for eight), a
+# DGX H100 one 400 Gb/s NDR adapter per GPU, whose NVLink carries 450 GB/s each way (NVIDIA's
+# DGX A100 and DGX H100 datasheets); rates per GPU, per direction.
+NETWORK_BYTES_PER_S_PER_GPU = {"a100": 200e9 / 8, "h100": 400e9 / 8}
+NVLINK_BYTES_PER_S_PER_DIRECTION = {"a100": A100_NVLINK_BYTES_PER_S_PER_DIRECTION, "h100": 450e9}
 
 # Quiz question 10: E(4) = 80 %, R proportional to t.
 QUIZ_KNOWN_DEGREE, QUIZ_KNOWN_EFFICIENCY, QUIZ_ASKED_DEGREE = 4, 0.8, 16
@@ -167,7 +172,19 @@ def link_case(p: dict) -> dict:
     rows["pcie_x16_gb_per_s"] = {gen: b / 1e9 for gen, b in PCIE_X16_BYTES_PER_S.items()}
     rows["a100_nvlink_gb_per_s"] = A100_NVLINK_BYTES_PER_S / 1e9
     rows["a100_nvlink_per_direction_gb_per_s"] = A100_NVLINK_BYTES_PER_S_PER_DIRECTION / 1e9
+    rows["between_nodes"] = between_nodes()
     return rows
+
+
+def between_nodes() -> dict:
+    """How much slower the network between nodes is than NVLink inside one, per GPU and per
+    direction, on a DGX A100 and a DGX H100: each link in GB/s and NVLink's rate over the
+    network's (both rates one-way, so the ratio compares like with like)."""
+    return {gpu: {"nvlink_gb_per_s": NVLINK_BYTES_PER_S_PER_DIRECTION[gpu] / 1e9,
+                  "network_gb_per_s": NETWORK_BYTES_PER_S_PER_GPU[gpu] / 1e9,
+                  "nvlink_over_network": NVLINK_BYTES_PER_S_PER_DIRECTION[gpu]
+                  / NETWORK_BYTES_PER_S_PER_GPU[gpu]}
+            for gpu in NETWORK_BYTES_PER_S_PER_GPU}
 
 
 def anecdote_memory() -> dict:

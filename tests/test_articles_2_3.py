@@ -203,6 +203,9 @@ QUALITATIVE = {
     # the demo's bw = 600 GB/s used as a one-way rate: NVIDIA's A100 has 12 NVLink links of
     # 25 GB/s in each direction
     "demo_bandwidth_per_direction": (12 * 25, ">=", 600.0, False),
+    # "tens of times" (几十分之一, at least 20): a DGX A100 has eight 200 Gb/s HDR adapters for
+    # eight GPUs, 25 GB/s per GPU each way, against NVLink's 12 × 25 GB/s each way
+    "network_tens_of_times_slower": ((12 * 25) / (200 / 8), ">=", 20.0, False),
     # Gustafson for the fixed 30-day job: Amdahl with S = 0.1 on 8 devices, 30 × (0.1 + 0.9/8)
     "gustafson_explains_five_days": (30 * (0.1 + 0.9 / 8), "<=", 5.0, False),
     # the GPU-versus-CPU factor for a run whose baseline is one A100: a GPU over a GPU
@@ -235,7 +238,7 @@ QUALITATIVE = {
 }
 #: Sentence claims decided by a well-known external fact rather than by the article's model.
 DECIDED_BY_REFERENCE = {"anecdote_fits_without_pp", "all_gather_before_residual",
-                        "demo_bandwidth_per_direction"}
+                        "demo_bandwidth_per_direction", "network_tens_of_times_slower"}
 
 
 @pytest.mark.parametrize("claim_id", QUALITATIVE)
@@ -307,3 +310,11 @@ def numbers_in(data) -> list:
     if isinstance(data, dict):
         data = list(data.values())
     return [x for item in data for x in numbers_in(item)] if isinstance(data, (list, tuple)) else []
+
+
+def test_the_network_between_nodes_against_nvlink_per_direction():
+    """DGX A100: 200 Gb/s per GPU = 25 GB/s against 300 GB/s; DGX H100: 400 Gb/s = 50 GB/s
+    against 450 GB/s (NVLink 4's 900 GB/s over both directions)."""
+    nodes = TP["links"]["between_nodes"]
+    assert nodes["a100"]["nvlink_over_network"] == pytest.approx(300 / (200 / 8))
+    assert nodes["h100"]["nvlink_over_network"] == pytest.approx((900 / 2) / (400 / 8))

@@ -6,6 +6,14 @@
 crit, claims = tp["critical"], {c["id"]: c for c in experiment.claims()}
 page.glue("gpus_per_node", tp["scenarios"]["gpus_per_node"])
 page.glue("nvlink_gb_per_s", tp["links"]["nvlink"]["bandwidth_gb_per_s"])
+nodes = tp["links"]["between_nodes"]
+page.glue("a100_nvlink_one_way_gb_per_s", nodes["a100"]["nvlink_gb_per_s"])
+page.glue("a100_network_gb_per_s", nodes["a100"]["network_gb_per_s"])
+page.glue("a100_adapter_gbit_per_s", 8 * nodes["a100"]["network_gb_per_s"])   # bits
+page.glue("a100_nvlink_over_network", nodes["a100"]["nvlink_over_network"], 1)
+page.glue("h100_nvlink_one_way_gb_per_s", nodes["h100"]["nvlink_gb_per_s"])
+page.glue("h100_network_gb_per_s", nodes["h100"]["network_gb_per_s"])
+page.glue("h100_nvlink_over_network", nodes["h100"]["nvlink_over_network"], 1)
 page.glue("a_ms", crit["a_ms"])
 page.glue("tp_comm_ms", crit["c_ms"])
 page.glue("t_star", crit["t_star"], 1)
