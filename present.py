@@ -184,6 +184,9 @@ class Glued:
     number; on the site, where no kernel runs, book/_ext/glued.py reads the same role as MyST-NB's
     ``{glue:text}`key``` from the saved outputs."""
 
+    #: What asking for a key that is not there says.
+    missing = "nothing is glued as {key!r} on this page (yet): run the notebook's cells from the top"
+
     def __init__(self):
         self._texts = {}
 
@@ -191,8 +194,7 @@ class Glued:
         try:
             return self.__dict__["_texts"][key]
         except KeyError:
-            raise AttributeError(f"nothing is glued as {key!r} on this page (yet): run the "
-                                 "notebook's cells from the top") from None
+            raise AttributeError(self.missing.format(key=key)) from None
 
     def __dir__(self):
         return sorted(self._texts)
@@ -202,22 +204,17 @@ class Glued:
         self._texts[key] = Shown(text)
 
 
-class Cited:
+class Cited(Glued):
     """The works a page's prose cites, by bibliography key: ``{eval}`cite.key``` shows
     "[Flynn, 1972]" in JupyterLab, the label the site gives the same citation (the setup cell,
     written by tools/notebooks.py, passes the labels)."""
 
+    missing = "this page cites no {key!r}"
+
     def __init__(self, **labels: str):
-        self._labels = {key: Shown(f"[{label}]") for key, label in labels.items()}
-
-    def __getattr__(self, key: str) -> Shown:
-        try:
-            return self.__dict__["_labels"][key]
-        except KeyError:
-            raise AttributeError(f"this page cites no {key!r}") from None
-
-    def __dir__(self):
-        return sorted(self._labels)
+        super().__init__()
+        for key, label in labels.items():
+            self.keep(key, f"[{label}]")
 
 
 class Page:
@@ -327,10 +324,11 @@ class Page:
 
     def glue(self, key: str, value, decimals: int | None = None, *,
              scientific_notation: bool = False, hundredths: bool = False) -> None:
-        """Glue ``value`` for ``{eval}`g.key``` in the prose: a number rounded to
-        ``decimals`` (by default the key's entry in ``DECIMALS``, else 0; as m × 10ⁿ if asked; times 100 if ``hundredths``, for a fraction the
-        prose shows in per cent), an integer vector (list), text, or ``None`` for a quantity
-        that does not exist for these parameters (shown as the word for "none")."""
+        """Glue ``value`` for ``{eval}`g.key``` in the prose: a number rounded to ``decimals``
+        (by default the key's entry in ``DECIMALS``, else 0; as m × 10ⁿ if asked; times 100 if
+        ``hundredths``, for a fraction the prose shows in per cent), an integer vector (list),
+        text, or ``None`` for a quantity that does not exist for these parameters (shown as the
+        word for "none")."""
         if decimals is None:
             decimals = DECIMALS.get(key, 0)
         if hundredths and value is not None:

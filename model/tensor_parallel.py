@@ -52,7 +52,7 @@ A100_NVLINK_BYTES_PER_S = 2 * A100_NVLINK_BYTES_PER_S_PER_DIRECTION   # both dir
 # Between nodes: a DGX A100 has one 200 Gb/s HDR InfiniBand adapter per GPU (eight for eight), a
 # DGX H100 one 400 Gb/s NDR adapter per GPU, whose NVLink carries 450 GB/s each way (NVIDIA's
 # DGX A100 and DGX H100 datasheets); rates per GPU, per direction.
-NETWORK_BYTES_PER_S_PER_GPU = {"a100": 200e9 / 8, "h100": 400e9 / 8}
+NETWORK_BITS_PER_S_PER_GPU = {"a100": 200e9, "h100": 400e9}
 NVLINK_BYTES_PER_S_PER_DIRECTION = {"a100": A100_NVLINK_BYTES_PER_S_PER_DIRECTION, "h100": 450e9}
 
 # Quiz question 10: E(4) = 80 %, R proportional to t.
@@ -178,13 +178,17 @@ def link_case(p: dict) -> dict:
 
 def between_nodes() -> dict:
     """How much slower the network between nodes is than NVLink inside one, per GPU and per
-    direction, on a DGX A100 and a DGX H100: each link in GB/s and NVLink's rate over the
-    network's (both rates one-way, so the ratio compares like with like)."""
-    return {gpu: {"nvlink_gb_per_s": NVLINK_BYTES_PER_S_PER_DIRECTION[gpu] / 1e9,
-                  "network_gb_per_s": NETWORK_BYTES_PER_S_PER_GPU[gpu] / 1e9,
-                  "nvlink_over_network": NVLINK_BYTES_PER_S_PER_DIRECTION[gpu]
-                  / NETWORK_BYTES_PER_S_PER_GPU[gpu]}
-            for gpu in NETWORK_BYTES_PER_S_PER_GPU}
+    direction, on a DGX A100 and a DGX H100: each link in GB/s (the network adapter also in Gb/s,
+    as its datasheet gives it) and NVLink's rate over the network's (both rates one-way, so the
+    ratio compares like with like)."""
+    rows = {}
+    for gpu, bits_per_s in NETWORK_BITS_PER_S_PER_GPU.items():
+        network_bytes_per_s = bits_per_s / 8
+        rows[gpu] = {"nvlink_gb_per_s": NVLINK_BYTES_PER_S_PER_DIRECTION[gpu] / 1e9,
+                     "network_gbit_per_s": bits_per_s / 1e9,
+                     "network_gb_per_s": network_bytes_per_s / 1e9,
+                     "nvlink_over_network": NVLINK_BYTES_PER_S_PER_DIRECTION[gpu] / network_bytes_per_s}
+    return rows
 
 
 def anecdote_memory() -> dict:

@@ -316,5 +316,6 @@ def test_the_network_between_nodes_against_nvlink_per_direction():
     """DGX A100: 200 Gb/s per GPU = 25 GB/s against 300 GB/s; DGX H100: 400 Gb/s = 50 GB/s
     against 450 GB/s (NVLink 4's 900 GB/s over both directions)."""
     nodes = TP["links"]["between_nodes"]
+    assert (nodes["a100"]["network_gbit_per_s"], nodes["h100"]["network_gbit_per_s"]) == (200, 400)
     assert nodes["a100"]["nvlink_over_network"] == pytest.approx(300 / (200 / 8))
     assert nodes["h100"]["nvlink_over_network"] == pytest.approx((900 / 2) / (400 / 8))

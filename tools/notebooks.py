@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -136,16 +137,11 @@ def citation_label(key: str) -> str:
     return f"{who}, {entry.fields['year']}"
 
 
+@functools.cache
 def bibliography():
     """book/references.bib, parsed (once)."""
-    global _BIBLIOGRAPHY
-    if _BIBLIOGRAPHY is None:
-        import pybtex.database
-        _BIBLIOGRAPHY = pybtex.database.parse_file(str(BIBLIOGRAPHY))
-    return _BIBLIOGRAPHY
-
-
-_BIBLIOGRAPHY = None
+    import pybtex.database
+    return pybtex.database.parse_file(str(BIBLIOGRAPHY))
 
 
 def cited(name: str) -> list:
