@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
+import importlib.metadata
 import io
+import json
+import os
+import pathlib
 import re
+import sys
 import warnings
 
+import atomic
 from model.split import one_device_ms
 from model.units import BYTES_PER_GB
 
@@ -96,13 +103,64 @@ def figure(draw=None, *, panels: int = 1):
         return functools.partial(figure, panels=panels)
 
     @functools.wraps(draw)
-    def svg(results: dict, decimal_mark: str = ".") -> str:
+    def svg(results: dict, decimal_mark: str = ".", *, cached: bool = True) -> str:
+        entry = _cache_entry(svg, results, decimal_mark) if cached else None
+        if entry is not None and entry.is_file():
+            return entry.read_text(encoding="utf-8")
         buffer = io.StringIO()
         with drawn(svg, results, decimal_mark) as fig:
             fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-        return buffer.getvalue().rstrip("\n")   # as MyST-NB writes it into the site
+        text = buffer.getvalue().rstrip("\n")   # as MyST-NB writes it into the site
+        if entry is not None:
+            atomic.write_text(entry, text)
+        return text
     svg.draw, svg.panels = draw, panels
     return svg
+
+
+#: The sources a drawing depends on, besides its data: this file, the measurement's figure and
+#: the models the figures call.
+HERE = pathlib.Path(__file__).resolve().parent
+DRAWING_SOURCES = ("figures.py", "measure/figure.py", "model/split.py", "model/units.py")
+#: The modules whose figures are cached (those DRAWING_SOURCES covers; a figure defined
+#: elsewhere, in a test say, is drawn every time).
+CACHED_MODULES = ("figures", "measure.figure")
+
+
+@functools.cache
+def _cache_folder() -> pathlib.Path | None:
+    """Where drawn figures are kept between runs: ``_build/figure-cache`` in the book's checkout
+    (``BOOK_FIGURE_CACHE`` names another folder; ``off`` draws every figure every time). None
+    outside a checkout (an installed copy draws every time)."""
+    setting = os.environ.get("BOOK_FIGURE_CACHE", "")
+    if setting == "off" or (not setting and not (HERE / "_config.yml").is_file()):
+        return None
+    return pathlib.Path(setting) if setting else HERE / "_build" / "figure-cache"
+
+
+@functools.cache
+def _drawing_fingerprint() -> str:
+    """What every drawing depends on besides its data and decimal mark: the drawing sources'
+    text, and the versions of Python, matplotlib and numpy (matplotlib brings its own fonts)."""
+    digest = hashlib.sha256()
+    for name in DRAWING_SOURCES:
+        digest.update((HERE / name).read_bytes())
+    versions = [sys.version, *(importlib.metadata.version(p) for p in ("matplotlib", "numpy"))]
+    digest.update("\n".join(versions).encode())
+    return digest.hexdigest()
+
+
+def _cache_entry(figure_function, data: dict, decimal_mark: str) -> pathlib.Path | None:
+    """The cache file of one drawing: named by the hash of everything the SVG is a function of
+    (the fingerprint, the figure, its data and the decimal mark), so an entry is never stale;
+    None when caching is off."""
+    folder = _cache_folder()
+    if folder is None or figure_function.__module__ not in CACHED_MODULES:
+        return None
+    digest = hashlib.sha256(_drawing_fingerprint().encode())
+    digest.update(f"{figure_function.__module__}.{figure_function.__qualname__}{decimal_mark}".encode())
+    digest.update(json.dumps(data, sort_keys=True).encode())
+    return folder / f"{digest.hexdigest()}.svg"
 
 
 @contextlib.contextmanager

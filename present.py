@@ -48,7 +48,7 @@ DECIMALS = {
     # article 2: the per-layer times of the demo, the ring factors
     "tp_comm_ms": 3, "a_ms": 2, "ring_t2": 2, "ring_t8": 2, "ring_t32": 3,
     # article 3: the scenario
-    "days": 2, "serial": 3,
+    "days": 2, "serial": 3, "adam_bytes": 0,
 }
 
 #: How each article's parameters are shown: name → (symbol, divisor, unit symbol or UNITS key).
@@ -79,13 +79,14 @@ def grouped(digits: str, lang: str) -> str:
     return style["group_mark"].join([head] + [tail[i:i + 3] for i in range(0, len(tail), 3)])
 
 
-def number(value: float, decimals: int, lang: str) -> str:
-    """``value`` rounded to ``decimals`` places, trailing zeros dropped, in ``lang``'s notation.
+def number(value: float, decimals: int, lang: str, *, trailing_zeros: bool = False) -> str:
+    """``value`` rounded to ``decimals`` places in ``lang``'s notation, trailing zeros dropped
+    (prose: 0.2 ms) or kept (a table's column, whose cells all show ``decimals`` places: 0.200).
 
     Negative numbers take the typographic minus sign (U+2212).
     """
     text = f"{abs(value):.{decimals}f}"
-    if "." in text:
+    if "." in text and not trailing_zeros:
         text = text.rstrip("0").rstrip(".")
     return ("−" if round(value, decimals) < 0 else "") + literal(text, lang)
 
@@ -242,6 +243,15 @@ class Page:
     def pct(self, fraction: float, decimals: int) -> str:
         """A fraction as a percentage in this page's notation (a narrow space before % in es)."""
         return self.words["typography"]["percent"].format(self.num(100 * fraction, decimals))
+
+    def cell(self, value: float, decimals: int) -> str:
+        """A number in a table's column: always ``decimals`` places, so that every cell of the
+        column shows the same digits, as the source's programs print them (10.790, not 10.79)."""
+        return number(value, decimals, self.lang, trailing_zeros=True)
+
+    def cell_pct(self, fraction: float, decimals: int) -> str:
+        """A fraction as a percentage in a table's column, always ``decimals`` places (58.0 %)."""
+        return self.words["typography"]["percent"].format(self.cell(100 * fraction, decimals))
 
     def claim_value(self, row: dict, value: float, extra_decimals: int = 0) -> str:
         """A claim's stated or computed value as the source writes it (percent if it does)."""

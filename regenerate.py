@@ -21,15 +21,18 @@ from measure.figure import figure_measured
 from model.units import readable
 
 
-def artefacts(results: dict) -> dict:
+def artefacts(results: dict, *, cached: bool = True) -> dict:
     """Every file of data/ by name, as text: the results, the claims (at the defaults), the
-    figures, and the figure of the committed measurement record (data/measurements/)."""
+    figures, and the figure of the committed measurement record (data/measurements/). With
+    ``cached``, a figure drawn before from the same sources and data is read back from the
+    figure cache (figures.py) instead of being drawn again; --check never uses it."""
     files = {"results.json": to_json(results)}
     if results["parameters"] == DEFAULTS:
         files["claims.json"] = to_json(claims(results))
     measured = analysis.figure_data(analysis.load())
-    drawings = [(name, functools.partial(draw, results)) for name, draw in FIGURES.items()]
-    drawings.append(("fig_measured.svg", functools.partial(figure_measured, measured)))
+    drawings = [(name, functools.partial(draw, results, cached=cached))
+                for name, draw in FIGURES.items()]
+    drawings.append(("fig_measured.svg", functools.partial(figure_measured, measured, cached=cached)))
     for name, draw in drawings:
         point = files[name] = draw(".")
         comma = draw(",")
@@ -101,7 +104,9 @@ def main(argv=None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Regenerate the book's canonical data: data/results.json, data/claims.json "
                     "and the SVG figures, written atomically.",
-        epilog="parameters (for --set NAME=VALUE):\n" + parameter_help())
+        epilog="Figures drawn before from the same sources and data are read from "
+               "_build/figure-cache (BOOK_FIGURE_CACHE=off draws all; --check always does).\n\n"
+               "parameters (for --set NAME=VALUE):\n" + parameter_help())
     parser.add_argument("--check", action="store_true",
                         help="regenerate the defaults in memory, compare with the output "
                              "directory, print the differences, write nothing; exit 1 on drift")
@@ -122,7 +127,7 @@ def main(argv=None) -> int:
         results = run(**overrides)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
-    files = artefacts(results)
+    files = artefacts(results, cached=not args.check)   # a check draws every figure afresh
     if args.check:
         problems = drift(args.out, files)
         for problem in problems:

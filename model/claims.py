@@ -209,6 +209,27 @@ SOURCE_CLAIMS = [
                    "against NVLink's 300 GB/s each way: 12 times; a DGX H100, 450 against 50 GB/s: "
                    "9 times; 'tens of times' needs NVLink's two-way total set against a one-way "
                    "network"),
+    verdict("comm_time_at_link_bandwidth", "002", "tp-04-volume",
+            "每层通信时间字节数除以带宽 B：T_comm = 4×b×s×h×d/B",
+            "ring all-reduce time over 4·b·s·h·d/B at t = 8", "<=", 1.0, 2, f"{TP}demo.3.ring_factor",
+            external=True,
+            reason="with B the rate of a link, a ring all-reduce sends 2(t − 1)/t messages per "
+                   "device: at t = 8, 1.566 ms against the formula's 0.895 ms, 1.75 times as "
+                   "long; the formula is short for every t above 2"),
+    verdict("network_carries_only_gradients", "002", "tp-08-production",
+            "若模型大到单节点装不下，再加 PP 按层切……跨节点的慢速网络只承担低频的梯度同步",
+            "activations a pipeline stage sends to the next node per micro-batch (MB)", "<=", 0.0,
+            0, f"{TP}pipeline_boundary.activation_mb", external=True,
+            reason="a pipeline split across nodes sends each micro-batch's activations forward and "
+                   "their gradients back between nodes: 134 MB each way per micro-batch at the "
+                   "demo's b, s, h and d"),
+    verdict("demo_peak_in_float32", "002", "tp-10-demo",
+            "flops = 1e15  # 单卡算力约 1 PFLOP/s（新一代加速卡）；dtype_bytes=4",
+            "dense FP32 peak of an H100 SXM (TFLOP/s)", ">=", 1000.0, 0,
+            f"{TP}precision.fastest_fp32_tflops", external=True,
+            reason="1 PFLOP/s is a dense BF16/FP16 tensor-core peak (A100 312, H100 SXM 989 "
+                   "TFLOP/s); in FP32, the demo's d = 4, they reach 19.5 and 67; at d = 2 the demo "
+                   "gives R(8) = 0.181 and E = 0.847"),
     verdict("demo_bandwidth_per_direction", "002", "tp-10-demo",
             "bw = 600e9  # 机内 NVLink 带宽约 600 GB/s", "A100 NVLink per direction (GB/s)", ">=",
             600.0, 0, f"{TP}links.a100_nvlink_per_direction_gb_per_s", external=True,
@@ -372,6 +393,13 @@ SOURCE_CLAIMS = [
           f"{TH}ten_x.achieved"),
     claim("ten_x_data_parallel", "004", "theory-08-ten-x", "因素 3：8 卡数据并行 → ~6x 加速", 6.0, 0,
           f"{TH}efficiency.speedup", about=True),
+    verdict("ten_x_data_parallel_fits", "004", "theory-08-ten-x", "因素 3：8 卡数据并行 → ~6x 加速",
+            "FP16 weights of the 175B model on each device under pure data parallelism (GB)",
+            "<=", 80.0, 0, f"{TH}memory.weights_fp16_gb", external=True,
+            reason="pure data parallelism keeps the whole model on every device: 350 GB of FP16 "
+                   "weights alone (700 GB with the gradients, 2800 GB with mixed-precision Adam) "
+                   "against an A100's 80 GB; even shared out over the 8 cards (640 GB in all), "
+                   "mixed-precision Adam's states do not fit"),
     # Sentences of article 3 that its model decides.
     verdict("more_serial_less_gain_from_cores", "004", "theory-03-amdahl", "结论：串行比例越高，增加核心数的收益越小。",
             "largest change of Speedup(16) − Speedup(2) from one S to the next", "<", 0.0, 0,

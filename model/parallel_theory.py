@@ -41,6 +41,10 @@ SCENARIO_BASELINE_DEVICE = "gpu"
 # Memory arithmetic of the article (decimal GB).
 PARAMETERS_175B = 175e9
 BYTES_FP32, BYTES_FP16 = 4, 2
+#: Mixed-precision training with Adam, per parameter: FP16 weights and gradients (2 + 2), FP32
+#: master weights, momentum and variance (12) (Rajbhandari et al., ZeRO, 2020, section 3.1). The
+#: book counts gradients this way in every chapter: FP16, two bytes each.
+ADAM_BYTES_PER_PARAMETER = {"weights": 2, "gradients": 2, "optimizer": 12}
 A100_MEMORY_GB = 80                           # the article's (and NVIDIA's) A100 80GB
 CLAIMED_PARAMETERS_PER_A100 = 70e9
 
@@ -136,15 +140,25 @@ def efficiency_example(p: dict) -> dict:
 
 
 def memory(p: dict) -> dict:
-    """The memory arithmetic of the efficiency and strategies sections (one 80 GB A100; the ring
-    all-reduce of the FP32 gradients over the scenario's N devices)."""
-    n = p["th_devices"]
+    """The memory arithmetic of the efficiency, strategies and closing sections, in GB (one 80 GB
+    A100): the gradients as the source counts them (FP32) and as mixed precision keeps them
+    (FP16, the book's accounting); what a ring all-reduce of each sends per device over the
+    scenario's N devices; what pure data parallelism keeps on every device (the whole model:
+    FP16 weights, then weights and gradients, then all of mixed-precision Adam's states); and the
+    memory of all N devices together."""
+    n, size = p["th_devices"], ADAM_BYTES_PER_PARAMETER
     return {
         "gradients_fp32_gb": PARAMETERS_175B * BYTES_FP32 / 1e9,
+        "gradients_fp16_gb": PARAMETERS_175B * size["gradients"] / 1e9,
         "weights_fp16_gb": PARAMETERS_175B * BYTES_FP16 / 1e9,
+        "weights_and_gradients_gb": PARAMETERS_175B * (size["weights"] + size["gradients"]) / 1e9,
+        "adam_states_gb": PARAMETERS_175B * sum(size.values()) / 1e9,
+        "adam_bytes_per_parameter": sum(size.values()),
+        "devices_memory_gb": n * A100_MEMORY_GB,
         "claimed_70b_fp16_gb": CLAIMED_PARAMETERS_PER_A100 * BYTES_FP16 / 1e9,
         "max_fp16_parameters_per_a100_billions": A100_MEMORY_GB * 1e9 / BYTES_FP16 / 1e9,
         "ring_bytes_per_device_gb": ring_factor(n) * PARAMETERS_175B * BYTES_FP32 / 1e9,
+        "ring_fp16_bytes_per_device_gb": ring_factor(n) * PARAMETERS_175B * size["gradients"] / 1e9,
     }
 
 
@@ -156,15 +170,25 @@ def single_a100_reality() -> dict:
             "weights_fp16_over_memory": PARAMETERS_175B * BYTES_FP16 / 1e9 / A100_MEMORY_GB}
 
 
+#: The backward pass against the forward, in FLOPs: twice (two matrix products per weight product
+#: of the forward pass), as tp-04 counts it after Narayanan et al. 2021, section 5.1.
+BACKWARD_OVER_FORWARD = 2
+
+
 def ten_x() -> dict:
     """The closing estimate: the product of the six factors against 30 days → 3 days; what the
     GPU-versus-CPU factor gives a run whose baseline is already a GPU; and the speed of a step
-    with activation checkpointing, which repeats the forward pass (its share of the breakdown)
-    during the backward pass."""
+    with activation checkpointing, which repeats the forward pass during the backward pass: with
+    the forward pass's share of the source's breakdown (forward and backward equal), and with the
+    same compute share split one to BACKWARD_OVER_FORWARD."""
+    compute = BREAKDOWN["forward"] + BREAKDOWN["backward"]
     return {"product": math.prod(TEN_X_FACTORS.values()),
             "gpu_factor_over_baseline": DEVICE_SPEED_OVER_CPU["gpu"]
             / DEVICE_SPEED_OVER_CPU[SCENARIO_BASELINE_DEVICE],
             "checkpointing_step_speed": 1 / (1 + BREAKDOWN["forward"]),
+            "forward_share_backward_twice": compute / (1 + BACKWARD_OVER_FORWARD),
+            "checkpointing_step_speed_backward_twice":
+                1 / (1 + compute / (1 + BACKWARD_OVER_FORWARD)),
             "product_without_gpu_vs_cpu": math.prod(
                 v for k, v in TEN_X_FACTORS.items() if k != "gpu_vs_cpu"),
             "days_before": TEN_X_DAYS[0], "days_after": TEN_X_DAYS[1],

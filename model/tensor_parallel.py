@@ -12,13 +12,14 @@ Beside the article's formulas stand the standard ones it simplifies:
 - efficiency at t = 1: a single device needs no collective, so the standard parallel
   efficiency T(1)/(t·T(t)) is 1 there, while the article's demo code charges one device
   the full communication time;
-- Hockney's α–β model T = α + n/β for one message: the article keeps only the n/β term.
+- the α–β model T = α + n·β for one message of n bytes (α the start-up time, β the time per
+  byte, 1/B; Hockney's t₀ + n/r∞): the article keeps only the n·β term.
 
 Times in seconds unless a name says otherwise; bandwidth in decimal bytes per second.
 """
 from __future__ import annotations
 
-from model.parallel_theory import A100_MEMORY_GB
+from model.parallel_theory import A100_MEMORY_GB, ADAM_BYTES_PER_PARAMETER
 from model.units import Parameter, log_grid, ring_factor, steps
 
 #: The demo's parameters (the article's Python demo), with the ranges the book accepts.
@@ -55,6 +56,14 @@ A100_NVLINK_BYTES_PER_S = 2 * A100_NVLINK_BYTES_PER_S_PER_DIRECTION   # both dir
 NETWORK_BITS_PER_S_PER_GPU = {"a100": 200e9, "h100": 400e9}
 NVLINK_BYTES_PER_S_PER_DIRECTION = {"a100": A100_NVLINK_BYTES_PER_S_PER_DIRECTION, "h100": 450e9}
 
+# Dense peaks of the accelerators the demo's P = 1 PFLOP/s has in mind, in FLOP/s, by the
+# precision of a value: FP32 (d = 4, the demo's) and BF16/FP16 on the tensor cores (d = 2). NVIDIA's
+# A100 datasheet (19.5 and 312 TFLOP/s) and H100 datasheet, SXM (67 and 989 TFLOP/s, without
+# sparsity).
+PEAK_FLOPS_PER_S = {"a100": {"fp32": 19.5e12, "bf16": 312e12},
+                    "h100": {"fp32": 67e12, "bf16": 989e12}}
+BYTES_PER_VALUE = {"fp32": 4, "bf16": 2}
+
 # Quiz question 10: E(4) = 80 %, R proportional to t.
 QUIZ_KNOWN_DEGREE, QUIZ_KNOWN_EFFICIENCY, QUIZ_ASKED_DEGREE = 4, 0.8, 16
 
@@ -68,11 +77,9 @@ SCENARIOS = {
 }
 # The 175B anecdote: model FLOPs utilisation before and after, same 512 devices.
 ANECDOTE_UTILISATION = (0.28, 0.47)
-# Well-known external facts to set beside the anecdote's layout (TP = 8, DP = 64, no PP):
-# mixed-precision Adam keeps 16 bytes per parameter, FP16 weights and gradients (2 + 2) and FP32
-# master weights, momentum and variance (12) (Rajbhandari et al., ZeRO, 2020); an A100 has 80 GB
-# (A100_MEMORY_GB, shared with article 3's model).
-ADAM_BYTES_PER_PARAMETER = {"weights": 2, "gradients": 2, "optimizer": 12}
+# The anecdote's layout (TP = 8, DP = 64, no PP) is set beside mixed-precision Adam's 16 bytes
+# per parameter (ADAM_BYTES_PER_PARAMETER) and an A100's 80 GB (A100_MEMORY_GB), both shared with
+# article 3's model.
 # Megatron-LM with sequence parallelism (Korthikanti et al. 2022, figure 5): the collective just
 # before dropout and the residual addition is a reduce-scatter (g); the all-gather (ḡ) comes after
 # LayerNorm, before the next column-parallel matrix multiplication. Without sequence parallelism
@@ -178,17 +185,41 @@ def link_case(p: dict) -> dict:
 
 def between_nodes() -> dict:
     """How much slower the network between nodes is than NVLink inside one, per GPU and per
-    direction, on a DGX A100 and a DGX H100: each link in GB/s (the network adapter also in Gb/s,
+    direction, on a DGX A100 and a DGX H100: each link in GB/s (NVLink also over both directions,
+    as datasheets print it; the network adapter also in Gb/s,
     as its datasheet gives it) and NVLink's rate over the network's (both rates one-way, so the
     ratio compares like with like)."""
     rows = {}
     for gpu, bits_per_s in NETWORK_BITS_PER_S_PER_GPU.items():
         network_bytes_per_s = bits_per_s / 8
         rows[gpu] = {"nvlink_gb_per_s": NVLINK_BYTES_PER_S_PER_DIRECTION[gpu] / 1e9,
+                     "nvlink_both_ways_gb_per_s": 2 * NVLINK_BYTES_PER_S_PER_DIRECTION[gpu] / 1e9,
                      "network_gbit_per_s": bits_per_s / 1e9,
                      "network_gb_per_s": network_bytes_per_s / 1e9,
                      "nvlink_over_network": NVLINK_BYTES_PER_S_PER_DIRECTION[gpu] / network_bytes_per_s}
     return rows
+
+
+def precision(p: dict) -> dict:
+    """The demo's P against the accelerators' dense peaks (TFLOP/s) in FP32, the precision of its
+    d = 4, and in BF16, the precision at which such a P exists; and R and E = 1/(1 + R) at
+    t = CASE_DEGREE with the BF16 value size, the demo's other parameters unchanged."""
+    half = {**p, "tp_bytes_per_value": BYTES_PER_VALUE["bf16"]}
+    r = ratio(half, CASE_DEGREE)
+    return {"peaks_tflops": {gpu: {kind: flops / 1e12 for kind, flops in peaks.items()}
+                             for gpu, peaks in PEAK_FLOPS_PER_S.items()},
+            "fastest_fp32_tflops": max(peaks["fp32"] for peaks in PEAK_FLOPS_PER_S.values()) / 1e12,
+            "demo_tflops": p["tp_flops_per_s"] / 1e12,
+            "bf16_bytes_per_value": BYTES_PER_VALUE["bf16"],
+            "bf16_ratio": r, "bf16_efficiency": 1 / (1 + r)}
+
+
+def pipeline_boundary(p: dict) -> dict:
+    """What one pipeline stage sends to the next for one micro-batch of the demo's shape: its
+    output activations, b·s·h·d bytes, forward, and as many bytes of their gradients backward
+    (Narayanan et al. 2021: point-to-point between stages, every micro-batch)."""
+    return {"activation_mb": message_bytes(p) / 1e6,
+            "both_directions_mb": 2 * message_bytes(p) / 1e6}
 
 
 def anecdote_memory() -> dict:
@@ -288,6 +319,8 @@ def results(p: dict) -> dict:
         "kitchen": [kitchen(t) for t in CHEF_DEGREES],
         "critical": critical(p),
         "links": link_case(p),
+        "precision": precision(p),
+        "pipeline_boundary": pipeline_boundary(p),
         "speedup_16_over_8": rows[8]["total_ms"] / rows[16]["total_ms"],
         "scaling_checks": scaling_checks(p, rows),
         "anecdote": {"before": before, "after": after, "time_ratio": before / after,

@@ -206,6 +206,17 @@ QUALITATIVE = {
     # "tens of times" (几十分之一, at least 20): a DGX A100 has eight 200 Gb/s HDR adapters for
     # eight GPUs, 25 GB/s per GPU each way, against NVLink's 12 × 25 GB/s each way
     "network_tens_of_times_slower": ((12 * 25) / (200 / 8), ">=", 20.0, False),
+    # the demo's ×6 data parallelism for the 175B model: every device keeps the whole model, and
+    # its FP16 weights alone, 175e9 × 2 bytes, already exceed an A100's 80 GB
+    "ten_x_data_parallel_fits": (175e9 * 2 / 1e9, "<=", 80.0, False),
+    # T_comm = 4bshd/B with B a link's rate: a ring all-reduce at t = 8 takes 2 × 7/8 as long
+    "comm_time_at_link_bandwidth": (2 * 7 / 8, "<=", 1.0, False),
+    # a pipeline boundary between nodes carries each micro-batch's activations, b·s·h·d bytes
+    # = 2 × 2048 × 8192 × 4 (the demo's), so the network carries more than gradients
+    "network_carries_only_gradients": (2 * 2048 * 8192 * 4 / 1e6, "<=", 0.0, False),
+    # P = 1 PFLOP/s with d = 4: the fastest FP32 dense peak, an H100 SXM's, is 67 TFLOP/s
+    # (NVIDIA's H100 datasheet)
+    "demo_peak_in_float32": (67.0, ">=", 1000.0, False),
     # Gustafson for the fixed 30-day job: Amdahl with S = 0.1 on 8 devices, 30 × (0.1 + 0.9/8)
     "gustafson_explains_five_days": (30 * (0.1 + 0.9 / 8), "<=", 5.0, False),
     # the GPU-versus-CPU factor for a run whose baseline is one A100: a GPU over a GPU
@@ -238,7 +249,9 @@ QUALITATIVE = {
 }
 #: Sentence claims decided by a well-known external fact rather than by the article's model.
 DECIDED_BY_REFERENCE = {"anecdote_fits_without_pp", "all_gather_before_residual",
-                        "demo_bandwidth_per_direction", "network_tens_of_times_slower"}
+                        "demo_bandwidth_per_direction", "network_tens_of_times_slower",
+                        "ten_x_data_parallel_fits", "comm_time_at_link_bandwidth",
+                        "network_carries_only_gradients", "demo_peak_in_float32"}
 
 
 @pytest.mark.parametrize("claim_id", QUALITATIVE)
@@ -319,3 +332,31 @@ def test_the_network_between_nodes_against_nvlink_per_direction():
     assert (nodes["a100"]["network_gbit_per_s"], nodes["h100"]["network_gbit_per_s"]) == (200, 400)
     assert nodes["a100"]["nvlink_over_network"] == pytest.approx(300 / (200 / 8))
     assert nodes["h100"]["nvlink_over_network"] == pytest.approx((900 / 2) / (400 / 8))
+
+
+def test_the_demo_in_the_precision_its_compute_rate_belongs_to():
+    """d = 2 (BF16, where 1 PFLOP/s dense exists) with the demo's other values, at t = 8:
+    R = 8 · 1e15 · 2/(18 · 8192 · 6e11) ≈ 0.181 and E = 1/(1 + R) ≈ 0.847 (the issue's figures)."""
+    precision = TP["precision"]
+    assert precision["bf16_ratio"] == pytest.approx(8 * 1e15 * 2 / (18 * 8192 * 6e11))
+    assert round(precision["bf16_ratio"], 3) == 0.181
+    assert round(precision["bf16_efficiency"], 3) == 0.847
+
+
+def test_one_accounting_of_the_gradients_across_chapters():
+    """Mixed precision keeps FP16 gradients: 175e9 × 2 bytes = 350 GB, and a ring over 8 devices
+    sends each 2 × 7/8 of them, 612.5 GB; the source's FP32 count gives 700 and 1225 GB."""
+    memory = TH["memory"]
+    assert memory["gradients_fp16_gb"] == pytest.approx(350)
+    assert memory["ring_fp16_bytes_per_device_gb"] == pytest.approx(612.5)
+    assert memory["gradients_fp32_gb"] == pytest.approx(700)
+    assert memory["adam_states_gb"] == pytest.approx(175 * 16)
+
+
+def test_checkpointing_under_both_splits_of_a_step():
+    """Forward 40 % and backward 40 % (the source): a repeated forward pass gives 1/1.4 ≈ 0.71
+    of the speed; backward twice the forward: forward = 0.8/3 and 1/(1 + 0.8/3) ≈ 0.79."""
+    ten_x = TH["ten_x"]
+    assert ten_x["checkpointing_step_speed"] == pytest.approx(1 / 1.4)
+    assert ten_x["checkpointing_step_speed_backward_twice"] == pytest.approx(1 / (1 + 0.8 / 3))
+    assert round(ten_x["checkpointing_step_speed_backward_twice"], 2) == 0.79

@@ -214,3 +214,50 @@ def test_decimal_comma_figures_use_the_comma_in_their_tick_labels():
     assert {"0,2", "0,4", "0,6", "0,8", "1,0"} <= labels["fig_tp_efficiency.decimal-comma.svg"]
     assert not any("," in label for label in labels["fig_tp_efficiency.svg"])
     assert not any("." in label for label in labels["fig_tp_efficiency.decimal-comma.svg"])
+
+
+@pytest.fixture
+def figure_cache(tmp_path, monkeypatch):
+    """A figure cache of its own, in a temporary folder."""
+    monkeypatch.setenv("BOOK_FIGURE_CACHE", str(tmp_path / "cache"))
+    figures._cache_folder.cache_clear()
+    yield tmp_path / "cache"
+    figures._cache_folder.cache_clear()
+
+
+def test_a_cached_figure_is_the_figure_drawn_afresh(figure_cache):
+    """A figure read from the cache is byte for byte the one drawn without it, and other data
+    or another decimal mark is another entry."""
+    results = experiment.run()
+    fresh = figures.figure_versus_c(results, ".", cached=False)
+    assert figures.figure_versus_c(results, ".") == fresh       # drawn, then stored
+    assert figures.figure_versus_c(results, ".") == fresh       # read back
+    assert len(list(figure_cache.glob("*.svg"))) == 1
+    other = experiment.run(c_ms=1.0)
+    assert figures.figure_versus_c(other, ".") == figures.figure_versus_c(other, ".", cached=False)
+    figures.figure_versus_c(results, ",")
+    assert len(list(figure_cache.glob("*.svg"))) == 3
+
+
+def test_the_check_draws_every_figure_afresh(figure_cache, capsys):
+    """--check never reads the cache: with every entry spoiled, writing reads the spoiled
+    figures back (so the entries are the ones used), while the check still finds data/ up to
+    date, drawn afresh."""
+    results = experiment.run()
+    cached = regenerate.artefacts(results)
+    for entry in figure_cache.glob("*.svg"):
+        entry.write_text("<svg>spoiled</svg>", encoding="utf-8")
+    spoiled = regenerate.artefacts(results)
+    assert {text for name, text in spoiled.items() if name.endswith(".svg")} == \
+        {"<svg>spoiled</svg>"}
+    assert regenerate.main(["--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+def test_an_installed_copy_or_a_cache_turned_off_draws_every_time(monkeypatch):
+    monkeypatch.setenv("BOOK_FIGURE_CACHE", "off")
+    figures._cache_folder.cache_clear()
+    try:
+        assert figures._cache_entry(figures.figure_versus_c, {}, ".") is None
+    finally:
+        figures._cache_folder.cache_clear()

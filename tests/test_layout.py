@@ -13,7 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 ALLOWED = {
     "model": {"model"},
     "experiment": {"model"},
-    "figures": {"model"},
+    "figures": {"atomic", "model"},
     "measure.analysis": {"atomic", "experiment", "model"},
     "measure.figure": {"figures"},
     "present": {"words", "model"},

@@ -2,6 +2,7 @@
 and an nbval check that really fails on drift. (That they are what sections/ gives, the same
 code in every edition, is tests/test_sections.py.)"""
 import ast
+import re
 import json
 import pathlib
 import shutil
@@ -13,6 +14,7 @@ import pytest
 
 import experiment
 from measure import analysis
+import words
 from present import EDITION_LINE, LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -128,3 +130,44 @@ def test_nbval_fails_when_a_saved_figure_changes(copy_of_ledger):
     nbformat.write(nb, copy_of_ledger)
     result = nbval(copy_of_ledger)
     assert result.returncode != 0 and "image/svg+xml" in result.stdout
+
+
+def table_columns(markdown):
+    """The body cells of each column of every Markdown table in ``markdown`` (header and rule
+    left out), one list per column."""
+    tables, rows = [], []
+    for line in markdown.splitlines() + [""]:
+        if line.startswith("|"):
+            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+        elif rows:
+            tables.append(rows[2:])
+            rows = []
+    return [list(column) for body in tables for column in zip(*body)]
+
+
+def decimals_of(cell, lang):
+    """How many decimals a table cell's number shows (an aside such as "(source: 1.31 ✗)" and a
+    per cent sign left out), or None when the cell is not a number."""
+    style = words.edition(lang)["typography"]
+    cell = re.split(r" \(|（", cell)[0]
+    mark, group = re.escape(style["decimal_mark"]), re.escape(style["group_mark"])
+    match = re.fullmatch(rf"−?[0-9]+(?:{group}[0-9]{{3}})*(?:{mark}([0-9]+))?(?:\s?%)?", cell)
+    return None if match is None else len(match.group(1) or "")
+
+
+@pytest.mark.parametrize("path", [p for p in ALL if p.parent.parent.name == "notebooks"], ids=rel)
+def test_every_table_column_keeps_one_number_of_decimals(path):
+    """A column of numbers prints every cell with the same digits, trailing zeros included, as
+    the source's programs print them (10.790 ms and 58.0 %, not 10.79 and 58 %). Columns with
+    a cell that is not a number (labels, parameters with their units) are not columns of one
+    quantity and are left out."""
+    lang = path.parent.name
+    uneven = []
+    for cell in nbformat.read(path, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            text = output.get("data", {}).get("text/markdown", "")
+            for column in table_columns(text):
+                counts = [decimals_of(c, lang) for c in column]
+                if None not in counts and len(set(counts)) > 1:
+                    uneven.append(column)
+    assert uneven == [], f"{rel(path)}: columns with mixed decimals: {uneven}"

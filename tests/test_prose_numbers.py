@@ -49,8 +49,8 @@ def test_the_number_finder_itself(text, expected):
 #: Unit words that follow a glued number in each edition whose typography joins them: Spanish
 #: sets % and units apart with a narrow no-break space, Italian units with a no-break space.
 UNIT_AFTER_NUMBER = {
-    "es": re.compile(r"\{glue:text\}`[^`]+` (?:%|ms|s|GB/s|GB|MB|TFLOP/s|bytes|días|minutos|años|veces)(?![\w/])"),
-    "it": re.compile(r"\{glue:text\}`[^`]+` (?:ms|s|GB/s|GB|MB|TFLOP/s|byte|giorni|minuti|anni|volte|miliardi)(?![\w/])"),
+    "es": re.compile(r"\{eval\}`g\.[^`]+` (?:%|ms|s|GB/s|GB|MB|TFLOP/s|bytes|días|minutos|años|veces)(?![\w/])"),
+    "it": re.compile(r"\{eval\}`g\.[^`]+` (?:ms|s|GB/s|GB|MB|TFLOP/s|byte|giorni|minuti|anni|volte|miliardi)(?![\w/])"),
 }
 
 
@@ -61,6 +61,16 @@ def test_a_number_and_its_unit_never_break_across_lines(path):
     pattern = UNIT_AFTER_NUMBER[path.parent.name]
     breaks = [(i, m) for i, text in enumerate(markdown_cells(path)) for m in pattern.findall(text)]
     assert not breaks, f"ordinary space between a number and its unit (cell, text): {breaks}"
+
+
+@pytest.mark.parametrize("lang, text, breaks", [
+    ("es", "{eval}`g.two_ms` ms", True), ("es", "{eval}`g.two_ms`\u202fms", False),
+    ("es", "{eval}`g.share_pct` %", True), ("it", "{eval}`g.weights_gb` GB", True),
+    ("it", "{eval}`g.weights_gb`\u00a0GB", False), ("it", "{eval}`g.t` volte", True),
+])
+def test_the_unit_rule_sees_the_prose_as_the_notebooks_write_it(lang, text, breaks):
+    """The rule reads the roles the notebooks hold ({eval}`g.key`), so that it can fail."""
+    assert bool(UNIT_AFTER_NUMBER[lang].search(text)) is breaks
 
 
 @pytest.mark.parametrize("value, lang, expected", [

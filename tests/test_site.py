@@ -79,6 +79,33 @@ TABLES = """() => [...document.querySelectorAll('article table')].map(t => {
           head: t.querySelector('th') ? t.querySelector('th').textContent.trim() : ''}; })"""
 
 
+#: Every display formula of the article, scrolled to its start: where its start and end lie
+#: against the box that holds it, and whether the box scrolls to what does not fit.
+FORMULAS = """() => [...document.querySelectorAll('article div.math')]
+  .filter(d => !d.closest('details:not([open])') && d.querySelector('math')).map(d => {
+  d.scrollLeft = 0;
+  const box = d.getBoundingClientRect(), m = d.querySelector('math').getBoundingClientRect();
+  return {left: m.left - box.left, right: box.right - m.right, reach: d.scrollWidth - d.clientWidth,
+          overflow: m.width - d.clientWidth, text: d.textContent.trim().slice(0, 30)}; })"""
+
+
+def formulas_that_do_not_read(formulas: list, viewport: dict) -> list:
+    """Display formulas (as FORMULAS reports them) whose start is cut off (to the left of their
+    box, where no scrolling reaches), whose end cannot be scrolled to, or which fit and are not
+    centred at 1280 px (the theme's row-reverse flex box set them flush right and cut their
+    left part on a phone)."""
+    problems = []
+    for f in formulas:
+        if f["left"] < -1:
+            problems.append(f"formula {f['text']!r} starts {-f['left']:.0f} px out of reach "
+                            f"at {viewport['width']} px")
+        elif f["overflow"] > 1 and f["reach"] < f["overflow"] - 2:
+            problems.append(f"formula {f['text']!r} scrolls {f['reach']} of {f['overflow']:.0f} px")
+        if viewport is DESKTOP and f["overflow"] <= 0 and abs(f["left"] - f["right"]) > 2:
+            problems.append(f"formula {f['text']!r} not centred ({f['left']:.0f} | {f['right']:.0f} px)")
+    return problems
+
+
 def tables_that_do_not_read(tables: list, viewport: dict) -> list:
     """Tables (as TABLES reports them) cut off: wider than the article at 1280 px, or wider and
     not scrollable at 390 px."""
@@ -223,7 +250,8 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     """On every page of the edition: no request leaves the site, nothing errs or 404s, every
     formula is drawn as MathML and no TeX is left raw, <html lang> is right, the page weighs at
     most 1 MB, the language switcher is in view without scrolling on a desktop and on a phone,
-    tables fit at 1280 px and scroll at 390 px, and (zh, es, it) no interface text of the
+    tables fit at 1280 px and scroll at 390 px, display formulas are centred at 1280 px and
+    readable from their start at 390 px (scrolling to the rest), and (zh, es, it) no interface text of the
     English edition's same page appears; on the phone, no figure text is under 9 CSS px."""
     problems, figures = [], 0
     reader = Reader(browser, site)
@@ -260,6 +288,7 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
                 layout = read if viewport == first else page.evaluate(LAYOUT)
                 found += switcher_out_of_view(layout["switcher"], viewport)
                 found += tables_that_do_not_read(layout["tables"], viewport)
+                found += formulas_that_do_not_read(layout["formulas"], viewport)
                 if viewport is PHONE:
                     figures += len(layout["figures"])
                     found += figure_text_too_small(layout["figures"])
@@ -384,7 +413,8 @@ def figure_text_too_small(shown: list) -> list:
 #: What the all-pages check reads from a page, in one call: <html lang>, the formulas, the
 #: prose, the interface strings, the files the page loaded, and its layout at the current width.
 RESOURCES = "() => performance.getEntriesByType('resource').map(e => e.name)"
-LAYOUT = f"() => ({{switcher: ({SWITCHER})(), tables: ({TABLES})(), figures: ({FIGURES_SHOWN})()}})"
+LAYOUT = f"""() => ({{switcher: ({SWITCHER})(), tables: ({TABLES})(), formulas: ({FORMULAS})(),
+  figures: ({FIGURES_SHOWN})()}})"""
 READ = f"""() => ({{lang: document.documentElement.lang, math: ({MATH_REPORT})(),
   prose: ({PROSE_TEXT})(), interface: ({INTERFACE_STRINGS})(), resources: ({RESOURCES})(),
   ...({LAYOUT})()}})"""

@@ -111,3 +111,56 @@ def test_the_parts_of_the_table_of_contents_are_the_words_parts():
         "_toc.yml captions come from words/<lang>.toml [parts]"
     for lang in LANGUAGES:
         assert set(edition(lang)["parts"]) == set(PARTS)
+
+
+#: An edition's prose as the terminology check reads it: without inline code and roles
+#: ({eval}`…`, {doc}`…`) and formulas; code blocks are dropped by ``without_code_blocks``.
+NOT_PROSE = re.compile(r"\{[a-z-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$\n]*\$|^% claim: \w+$", re.S | re.M)
+
+
+def without_code_blocks(markdown):
+    """The Markdown without its fenced code blocks; a directive's fence (```{admonition}) is
+    kept with its text, which is prose."""
+    kept, fences = [], []          # fences: the open ones, True for a directive
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            if line.strip() == "```" and fences:
+                fences.pop()
+                continue
+            fences.append(line.startswith("```{"))
+            continue
+        if all(fences):
+            kept.append(line)
+    return "\n".join(kept)
+
+
+SECTIONS_FOLDER = FOLDER.parent / "sections"
+
+
+def prose_of(lang):
+    """(where, text) of every piece of an edition's prose: each section's Markdown and each
+    claim's text, quantity and reason in words/<lang>.toml."""
+    for path in sorted(SECTIONS_FOLDER.glob(f"*/{lang}.md")):
+        yield path.parent.name, NOT_PROSE.sub(" ", without_code_blocks(path.read_text(encoding="utf-8")))
+    for claim_id, field, text in claim_texts(lang):
+        yield f"words/{lang}.toml [claims.{claim_id}] {field}", text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_edition_writes_one_term_per_concept_and_its_front_page_lists_it(lang):
+    """all-reduce, bandwidth, efficiency and break-even are written one way in each edition
+    (words/<lang>.toml [terms]), and the front page's terminology table shows that term."""
+    terms = edition(lang)["terms"]
+    front = (FOLDER.parent / "book" / lang / "index.md").read_text(encoding="utf-8")
+    first_cells = [line.split("|")[1] for line in front.splitlines() if line.startswith("|")]
+    assert [c for c, entry in terms.items()
+            if not any(entry["term"] in cell for cell in first_cells)] == [], \
+        f"book/{lang}/index.md's terminology table does not list these terms of words/{lang}.toml"
+    found = collections.Counter()
+    for where, text in prose_of(lang):
+        for concept, entry in terms.items():
+            assert entry["term"] not in entry["avoid"], (lang, concept)
+            for variant in entry["avoid"]:
+                if variant in text:
+                    found[(where, concept, variant)] += text.count(variant)
+    assert not found, f"{lang} writes variants its [terms] avoid: {dict(found)}"

@@ -52,18 +52,28 @@ def copy_of_book(target: pathlib.Path) -> pathlib.Path:
 
 
 def regeneration() -> dict:
-    """``python experiment.py`` against the floor of importing numpy and matplotlib."""
-    with tempfile.TemporaryDirectory() as out:
-        run = best_of(3, [PYTHON, "experiment.py", "--out", out])
+    """``python experiment.py`` against the floor of importing numpy and matplotlib: drawing
+    every figure (the cache off, as --check and a fresh clone do), and with the figures read
+    from a figure cache that one earlier run filled (the inner loop after an edit that leaves
+    them unchanged)."""
+    with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
+        drawn = best_of(3, [PYTHON, "experiment.py", "--out", out], BOOK_FIGURE_CACHE="off")
+        seconds([PYTHON, "experiment.py", "--out", out], BOOK_FIGURE_CACHE=cache)
+        cached = best_of(3, [PYTHON, "experiment.py", "--out", out], BOOK_FIGURE_CACHE=cache)
     floor = best_of(3, [PYTHON, "-c", "import numpy, matplotlib.pyplot"])
-    return {"regenerate data/ (s)": run, "import floor (s)": floor, "regenerate / import floor": run / floor}
+    return {"regenerate data/, every figure drawn (s)": drawn,
+            "regenerate data/, figures from the cache (s)": cached, "import floor (s)": floor,
+            "drawn / import floor": drawn / floor, "from the cache / import floor": cached / floor}
 
 
 def builds() -> dict:
-    """One edition (en): the book's build, from scratch and after one notebook changed, against
-    a Jupyter Book build that executes every notebook (its `execute_notebooks: force`)."""
+    """One edition (en): the book's build, from scratch (with its PDF, and its site alone) and
+    after one notebook changed, against a Jupyter Book build that executes every notebook (its
+    `execute_notebooks: force`), which prints no PDF."""
     with tempfile.TemporaryDirectory() as folder:
-        book = copy_of_book(pathlib.Path(folder))
+        site = copy_of_book(pathlib.Path(folder) / "site")
+        site_only = seconds([PYTHON, "tools/build_book.py", "--html-only", "en"], cwd=site)
+        book = copy_of_book(pathlib.Path(folder) / "book")
         full = seconds([PYTHON, "tools/build_book.py", "en"], cwd=book)
         page = book / "notebooks" / "en" / "split-03-ledger.ipynb"
         text = page.read_text(encoding="utf-8")
@@ -75,9 +85,11 @@ def builds() -> dict:
         executing = seconds([str(BIN / "jupyter-book"), "build", ".", "--path-output",
                              str(book / "_executing")], cwd=book)
     return {"book build, one edition, from scratch (s)": full,
+            "its site alone, without the PDF (s)": site_only,
             "same after one notebook changed (s)": incremental,
-            "Jupyter Book build executing every notebook (s)": executing,
+            "Jupyter Book build executing every notebook, no PDF (s)": executing,
             "executing / book build": executing / full,
+            "executing / site alone (like with like: neither prints a PDF)": executing / site_only,
             "incremental / from scratch": incremental / full}
 
 

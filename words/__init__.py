@@ -8,6 +8,9 @@ A file holds, in its language:
 - ``[parts]``: the captions of the book's four parts;
 - ``[typography]``: how numbers, per cent, lists, dates and asides are written;
 - ``[words]``, ``[units]``, ``[flag_titles]``: what code output shows;
+- ``[terms.<concept>]``: the one ``term`` the edition uses for each of the book's key concepts
+  (all-reduce, bandwidth, efficiency, break-even) and the variants it ``avoid``s; the front page's
+  terminology table shows the term;
 - ``[claims.<id>]``: each source claim of model/claims.py as the ledger states it (``text``),
   why it fails (``reason``) and the quantity that decides it (``quantity``). A number is written
   ``{2000000}`` or ``{0.2}`` (as the source gives its digits; the edition's typography sets the
@@ -33,6 +36,7 @@ SECTIONS = {
     "parts": {"split", "tp", "theory", "about"},
     "typography": {"decimal_mark", "group_mark", "group_min_digits", "percent", "list_separator",
                    "aside", "colon", "date", "months"},
+    "terms": {"all_reduce", "bandwidth", "efficiency", "break_even"},
     "words": None, "units": None, "flag_titles": None, "claims": None,
 }
 

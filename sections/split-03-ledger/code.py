@@ -31,9 +31,9 @@ page.table(["parameter", "value"],
 
 # %% table-2
 page.table(["", "ms"],
-           [["ℓ + V/B", page.num(led["transfer_ms"], 6)], ["H = Q(ℓ + V/B)", page.num(led["comm_ms"], 6)],
-            ["C/(2η)", page.num(led["parallel_compute_ms"], 6)], ["T₁ = S + C", page.num(led["one_ms"], 6)],
-            ["T₂ = S + C/(2η) + H", page.num(led["two_ms"], 6)], ["T₁/T₂", page.num(led["speedup"], 3)]])
+           [["ℓ + V/B", page.cell(led["transfer_ms"], 2)], ["H = Q(ℓ + V/B)", page.cell(led["comm_ms"], 2)],
+            ["C/(2η)", page.cell(led["parallel_compute_ms"], 2)], ["T₁ = S + C", page.cell(led["one_ms"], 2)],
+            ["T₂ = S + C/(2η) + H", page.cell(led["two_ms"], 2)]])
 
 # %% figure-ledger
 page.figure(figures.figure_ledger)

@@ -26,9 +26,9 @@ page.glue("infinite_two_ms", r["infinite_bandwidth"]["two_ms"], 6)
 
 # %% table
 page.table(["case", "C (ms)", "S (ms)", "B (GB/s)", "H (ms)", "T₁ (ms)", "T₂ (ms)", "T₁/T₂"],
-           [[page.case_label(c), page.num(c["c_ms"], 5), page.num(c["s_ms"], 6),
-             page.num(c["b_bytes_per_s"] / 1e9, 6), page.num(c["comm_ms"], 6),
-             page.num(c["one_ms"], 5), page.num(c["two_ms"], 5), page.num(c["speedup"], 3)]
+           [[page.case_label(c), page.cell(c["c_ms"], 3), page.cell(c["s_ms"], 2),
+             page.cell(c["b_bytes_per_s"] / 1e9, 1), page.cell(c["comm_ms"], 2),
+             page.cell(c["one_ms"], 3), page.cell(c["two_ms"], 3), page.cell(c["speedup"], 3)]
             for c in r["cases"]])
 
 # %% figure-versus-c

@@ -17,5 +17,5 @@ page.glue("large_speedup", large["speedup"], 3)
 
 # %% table
 page.table(["case", "T₁/T₂", "T₁/(2·T₂)"],
-           [[page.case_label(c), page.num(c["speedup"], 3), page.num(c["speedup"] / 2, 3)]
+           [[page.case_label(c), page.cell(c["speedup"], 3), page.cell(c["speedup"] / 2, 3)]
             for c in r["cases"]])

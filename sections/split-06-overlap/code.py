@@ -11,6 +11,6 @@ page.glue("comm_ms", r["ledger"]["comm_ms"])
 # %% table
 led = r["ledger"]
 page.table(["", "ms"],
-           [["C/(2η)", page.num(led["parallel_compute_ms"], 6)], ["H", page.num(led["comm_ms"], 6)],
-            ["T₂ = S + C/(2η) + H", page.num(led["two_ms"], 6)],
-            ["S + max[C/(2η), H]", page.num(r["overlap"]["bound_ms"], 6)]])
+           [["C/(2η)", page.cell(led["parallel_compute_ms"], 2)], ["H", page.cell(led["comm_ms"], 2)],
+            ["T₂ = S + C/(2η) + H", page.cell(led["two_ms"], 2)],
+            ["S + max[C/(2η), H]", page.cell(r["overlap"]["bound_ms"], 2)]])

@@ -56,31 +56,31 @@ page.glue("record_path", record_name if record_name.endswith(".json")
 # %% table
 symbols = {"s": "S", "c": "C", "half": "t½", "one": "T₁", "two": "T₂"}
 page.table(["quantity", "median_ms", "p10 (ms)", "p90 (ms)", "mean_ms"],
-           [[symbol, *(page.num(main[key][stat], 2)
+           [[symbol, *(page.cell(main[key][stat], 2)
                        for stat in ("median_ms", "p10_ms", "p90_ms", "mean_ms"))]
             for key, symbol in symbols.items()])
 
 # %% table-2
-rows = [("T₁ (ms)", "one_ms", 2), ("T₂ (ms)", "two_ms", 2), ("T₁/T₂", "speedup", 3),
-        ("C* (ms)", "break_even_c_ms", 2)]
+rows = [("T₁ (ms)", "one_ms"), ("T₂ (ms)", "two_ms"), ("T₁/T₂", "speedup"),
+        ("C* (ms)", "break_even_c_ms")]
 page.table(["quantity", "predicted", "measured", "error"],
-           [[label, page.num(comparison[key]["predicted"], d)
+           [[label, page.cell(comparison[key]["predicted"], 2)
              if comparison[key]["predicted"] is not None else page.word("none"),
-             page.num(comparison[key]["measured"], d)
+             page.cell(comparison[key]["measured"], 2)
              if comparison[key]["measured"] is not None else page.word("none"),
-             page.pct(comparison["relative_error"][key], 1)
+             page.cell_pct(comparison["relative_error"][key], 1)
              if comparison["relative_error"][key] is not None else "–"]
-            for label, key, d in rows])
+            for label, key in rows])
 if comparison["eta_note"]:
     print(comparison["eta_note"])
 
 # %% table-3
 page.table(["hidden_width", "C (ms)", "η", "T₁ (ms)", "T₂ (ms)", "T₁/T₂",
-            f"{page.word('model')} (η = {page.num(comparison['eta_used'], 2)})",
+            f"{page.word('model')} (η = {page.cell(comparison['eta_used'], 2)})",
             f"{page.word('model')} (η(C))"],
-           [[h, page.num(c, 2), page.num(eta, 2), page.num(one, 2), page.num(two, 2),
-             page.num(measured, 2), page.num(analysis.model_speedup(record, c, comparison["eta_used"]), 2),
-             page.num(analysis.model_speedup(record, c, min(eta, 1.0)), 2)]
+           [[h, page.cell(c, 2), page.cell(eta, 2), page.cell(one, 2), page.cell(two, 2),
+             page.cell(measured, 2), page.cell(analysis.model_speedup(record, c, comparison["eta_used"]), 2),
+             page.cell(analysis.model_speedup(record, c, min(eta, 1.0)), 2)]
             for h, c, eta, one, two, measured in zip(sweep["hidden"], sweep["c_ms"], sweep["eta"],
                                                      sweep["one_ms"], sweep["two_ms"], sweep["speedup"])])
 

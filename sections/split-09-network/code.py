@@ -17,8 +17,8 @@ page.glue("eta_max", 1.0, 0)
 
 # %% table
 page.table(["C (ms)", "H (ms)", "η >"],
-           [[page.num(t["c_ms"], 6), page.num(t["comm_ms"], 6),
-             page.num(t["min_eta"], 5) if t["min_eta"] is not None else page.word("none")]
+           [[page.cell(t["c_ms"], 2), page.cell(t["comm_ms"], 2),
+             page.cell(t["min_eta"], 5) if t["min_eta"] is not None else page.word("none")]
             for t in r["efficiency_threshold"]])
 
 # %% figure-min-eta

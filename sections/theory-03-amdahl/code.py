@@ -29,8 +29,8 @@ stated = {c["key"]: c for c in table_claims}
 key = "parallel_theory.table.{}.speedups.{}"
 page.table(["S", "N = 2", "N = 4", "N = 8", "N = 16", "N → ∞"],
            [[page.pct(row["serial"], 0)]
-            + [page.num(v, 2) + ("" if stated[key.format(i, j)]["status"] == "reproduces"
-                                 else page.aside(page.word("source"),
-                                                  page.num(stated[key.format(i, j)]["stated"], 2) + " ✗"))
+            + [page.cell(v, 2) + ("" if stated[key.format(i, j)]["status"] == "reproduces"
+                                  else page.aside(page.word("source"),
+                                                  page.cell(stated[key.format(i, j)]["stated"], 2) + " ✗"))
                for j, v in enumerate(row["speedups"])]
-            + [page.num(row["limit"], 2)] for i, row in enumerate(th["table"])])
+            + [page.cell(row["limit"], 2)] for i, row in enumerate(th["table"])])

@@ -22,5 +22,5 @@ page.glue("ring_comm_t8_ms", row8["ring_comm_ms"], 3)
 
 # %% table
 page.table(["t", "4·b·s·h·d/B (ms)", "2(t−1)/t", "2(t−1)/t · 4·b·s·h·d/B (ms)"],
-           [[row["t"], page.num(row["comm_ms"], 3), page.num(row["ring_factor"], 4),
-             page.num(row["ring_comm_ms"], 3)] for row in tp["demo"]])
+           [[row["t"], page.cell(row["comm_ms"], 3), page.cell(row["ring_factor"], 4),
+             page.cell(row["ring_comm_ms"], 3)] for row in tp["demo"]])

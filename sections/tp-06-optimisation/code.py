@@ -16,5 +16,5 @@ page.glue("tp_comm_ms", row8["comm_ms"])
 
 # %% table
 page.table(["t", "T_calc (ms)", "T_comm (ms)", "T_calc + T_comm (ms)", "max(T_calc, T_comm) (ms)"],
-           [[row["t"], page.num(row["calc_ms"], 3), page.num(row["comm_ms"], 3),
-             page.num(row["total_ms"], 3), page.num(row["overlap_ms"], 3)] for row in tp["demo"]])
+           [[row["t"], page.cell(row["calc_ms"], 3), page.cell(row["comm_ms"], 3),
+             page.cell(row["total_ms"], 3), page.cell(row["overlap_ms"], 3)] for row in tp["demo"]])

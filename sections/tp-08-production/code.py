@@ -6,6 +6,8 @@
 row8, row32 = tp["demo"][3], tp["demo"][-1]
 claims = {c["id"]: c for c in experiment.claims()}
 page.glue("gpus_per_node", tp["scenarios"]["gpus_per_node"])
+page.glue("pipeline_activation_mb", tp["pipeline_boundary"]["activation_mb"], 0)
+page.glue("collectives", tp["collectives_per_layer"])
 page.glue("t8", row8["t"])
 page.glue("t32", row32["t"])
 page.glue("ratio_t8", row8["ratio"], 3)
@@ -16,4 +18,4 @@ page.glue("stated_mu_t32_pct", 100 * claims["utilisation_tp32"]["stated"], 0)
 
 # %% table
 page.table(["t", "R", "μ = 1/(1 + R)"],
-           [[row["t"], page.num(row["ratio"], 3), page.num(row["utilisation"], 3)] for row in tp["demo"]])
+           [[row["t"], page.cell(row["ratio"], 3), page.cell(row["utilisation"], 3)] for row in tp["demo"]])

@@ -21,7 +21,7 @@ page.glue("time_saved_pct", 100 * an["time_saved"], 1)
 page.glue("stated_time_saved_pct", 100 * claims["anecdote_time_saved"]["stated"], 0)
 memory = an["memory"]   # the layout after the switch, with no pipeline (external facts)
 page.glue("params_per_device_b", memory["parameters_per_device"] / 1e9, 3)
-page.glue("adam_bytes", memory["bytes_per_parameter"], 0)
+page.glue("adam_bytes", memory["bytes_per_parameter"])
 page.glue("states_gb", memory["model_states_gb"], 0)
 page.glue("weights_gb", memory["weights_gb"], 2)
 page.glue("sharded_gb", memory["sharded_states_gb"], 1)
@@ -44,6 +44,6 @@ page.glue("pcie5_gb_per_s", links["pcie_x16_gb_per_s"]["pcie5"], 0)
 
 # %% table
 page.table(["B (GB/s)", "R (t = 8)", "R/(1 + R)", "1/(1 + R)"],
-           [[page.num(links[k]["bandwidth_gb_per_s"], 0), page.num(links[k]["ratio"], 3),
-             page.num(links[k]["comm_share"], 3), page.num(links[k]["efficiency"], 3)]
+           [[page.cell(links[k]["bandwidth_gb_per_s"], 0), page.cell(links[k]["ratio"], 3),
+             page.cell(links[k]["comm_share"], 3), page.cell(links[k]["efficiency"], 3)]
             for k in ("nvlink", "pcie")])

@@ -21,10 +21,21 @@ page.glue("standard_e_t1_pct", 100 * demo[0]["standard_efficiency"], 0)
 page.glue("stated_e_t1_pct", 100 * claims["demo_efficiency_t1"]["stated"], 0)
 page.glue("stated_e_tmax_pct", 100 * claims["demo_efficiency_t32"]["stated"], 0)
 page.glue("ring_e_tmax_pct", 100 * demo[-1]["ring_efficiency"], 1)
+prec, h100 = tp["precision"], tp["links"]["between_nodes"]["h100"]
+page.glue("a100_fp32_tflops", prec["peaks_tflops"]["a100"]["fp32"], 1)
+page.glue("a100_bf16_tflops", prec["peaks_tflops"]["a100"]["bf16"], 0)
+page.glue("h100_fp32_tflops", prec["peaks_tflops"]["h100"]["fp32"], 0)
+page.glue("h100_bf16_tflops", prec["peaks_tflops"]["h100"]["bf16"], 0)
+page.glue("bf16_d", prec["bf16_bytes_per_value"], 0)
+page.glue("bf16_ratio_t8", prec["bf16_ratio"], 3)
+page.glue("bf16_efficiency_t8_pct", 100 * prec["bf16_efficiency"], 1)
+page.glue("t8", demo[3]["t"])
+page.glue("h100_nvlink_one_way_gb_per_s", h100["nvlink_gb_per_s"])
+page.glue("h100_nvlink_both_ways_gb_per_s", h100["nvlink_both_ways_gb_per_s"])
 
 # %% table
 page.table(["TP", "T_calc (ms)", "T_comm (ms)", "T (ms)", "E", "T(1)/(t·T(t))", page.word("e_ring")],
-           [[row["t"], page.num(row["calc_ms"], 3), page.num(row["comm_ms"], 3),
-             page.num(row["total_ms"], 3), page.pct(row["efficiency"], 1),
-             page.pct(row["standard_efficiency"], 1), page.pct(row["ring_efficiency"], 1)]
+           [[row["t"], page.cell(row["calc_ms"], 3), page.cell(row["comm_ms"], 3),
+             page.cell(row["total_ms"], 3), page.cell_pct(row["efficiency"], 1),
+             page.cell_pct(row["standard_efficiency"], 1), page.cell_pct(row["ring_efficiency"], 1)]
             for row in demo])
