@@ -46,7 +46,7 @@ DECIMALS = {
     "c_ms": 6, "eta": 6, "b_gb_per_s": 6, "half_c_ms": 6, "comm_ms": 6,
     "parallel_compute_ms": 6, "two_ms": 6, "speedup": 3, "break_even_c_ms": 5,
     # article 2: the per-layer times of the demo, the ring factors
-    "tp_comm_ms": 3, "a_ms": 2, "ring_t2": 2, "ring_t8": 2, "ring_t32": 3,
+    "tp_comm_ms": 3, "a_ms": 2, "a100_nvlink_over_network": 1, "ring_t2": 2, "ring_t8": 2, "ring_t32": 3,
     # article 3: the scenario
     "days": 2, "serial": 3, "adam_bytes": 0,
 }

@@ -222,6 +222,25 @@ def pipeline_boundary(p: dict) -> dict:
             "both_directions_mb": 2 * message_bytes(p) / 1e6}
 
 
+def across_nodes(p: dict) -> dict:
+    """The oversized degrees of the cluster case (TP = 16 and 32 on nodes of
+    SCENARIOS["gpus_per_node"] GPUs, so the group spans two and four nodes), with the
+    tensor-parallel traffic carried by the network between nodes: the demo's B scaled down as a
+    DGX A100's network is to its NVLink (``between_nodes``, both one-way), so that it keeps the
+    demo's way of counting. E(t), R(t) and μ(t) = 1/(1 + R) there, and the throughput per device
+    each loses against TP = 8 inside a node."""
+    slower = between_nodes()["a100"]["nvlink_over_network"]
+    network = {**p, "tp_bandwidth_bytes_per_s": p["tp_bandwidth_bytes_per_s"] / slower}
+    inside = degree_row(p, SCENARIOS["gpus_per_node"])
+    rows = {t: degree_row(network, t) for t in SCENARIOS["oversized_degrees"]}
+    return {"bandwidth_gb_per_s": network["tp_bandwidth_bytes_per_s"] / 1e9,
+            "efficiency": {str(t): row["efficiency"] for t, row in rows.items()},
+            "ratio": {str(t): row["ratio"] for t, row in rows.items()},
+            "utilisation": {str(t): row["utilisation"] for t, row in rows.items()},
+            "throughput_loss_vs_8": {str(t): 1 - row["efficiency"] / inside["efficiency"]
+                                     for t, row in rows.items()}}
+
+
 def anecdote_memory() -> dict:
     """Model states per device, in GB, of the 175B anecdote after its switch to TP = 8 and
     DP = 64 with no pipeline: the FP16 weights alone, all model states of mixed-precision Adam,
@@ -264,6 +283,7 @@ def scaling_checks(p: dict, rows: dict) -> dict:
         "throughput_loss_vs_8": {str(t): 1 - rows[t]["efficiency"] / rows[8]["efficiency"]
                                  for t in (16, 32)},
         "gain_16_over_8": rows[8]["total_ms"] / rows[16]["total_ms"] - 1,
+        "across_nodes": across_nodes(p),
     }
 
 

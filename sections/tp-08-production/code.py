@@ -15,6 +15,11 @@ page.glue("ratio_t32", row32["ratio"], 3)
 page.glue("mu_t8_pct", 100 * row8["utilisation"], 1)
 page.glue("mu_t32_pct", 100 * row32["utilisation"], 1)
 page.glue("stated_mu_t32_pct", 100 * claims["utilisation_tp32"]["stated"], 0)
+across = tp["scaling_checks"]["across_nodes"]
+page.glue("nodes_t32", row32["t"] // tp["scenarios"]["gpus_per_node"])
+page.glue("ratio_t32_across", across["ratio"]["32"], 2)
+page.glue("mu_t32_across_pct", 100 * across["utilisation"]["32"], 1)
+page.glue("a100_nvlink_over_network", tp["links"]["between_nodes"]["a100"]["nvlink_over_network"])
 
 # %% table
 page.table(["t", "R", "μ = 1/(1 + R)"],
