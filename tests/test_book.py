@@ -76,6 +76,22 @@ def test_the_themes_interface_is_translated(built, lang, word):
     assert word in pages(lang)[0].read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("lang, right, wrong", [
+    ("es", "Descargar esta página", "Descarga esta pagina"),   # the theme's, without its accent
+    ("zh", "打印为 PDF", "列印成 PDF"),                           # the theme's, Taiwan's usage
+])
+def test_the_themes_words_are_the_editions_where_its_catalogue_errs(built, lang, right, wrong):
+    """book/locales/<lang>/LC_MESSAGES/booktheme.po comes before sphinx-book-theme's catalogue."""
+    page = pages(lang)[0].read_text(encoding="utf-8")
+    assert right in page and wrong not in page
+
+
+def test_the_copy_buttons_say_copy_in_italian_as_an_imperative(built):
+    """sphinx-copybutton's script says 'Copiare' (to copy); the built copy says 'Copia'."""
+    script = (HTML / "it" / "_static" / "copybutton.js").read_text(encoding="utf-8")
+    assert "'copy': 'Copia'" in script and "Copiare" not in script
+
+
 def test_landing_page_offers_every_edition(built):
     text = (HTML / "index.html").read_text(encoding="utf-8")
     for lang in EDITIONS:

@@ -14,6 +14,7 @@ import gzip
 import hashlib
 import html
 import io
+import logging
 import multiprocessing
 import os
 import pathlib
@@ -128,8 +129,19 @@ def edition_toc(lang: str) -> dict:
     return toc
 
 
+def quiet_word_segmenter() -> None:
+    """Keep jieba (Sphinx's Chinese search segments words with it) from logging its dictionary
+    loading to stderr on every build; its warnings still show."""
+    try:
+        import jieba
+    except ImportError:
+        return
+    jieba.setLogLevel(logging.WARNING)
+
+
 def build_edition(lang: str, html_only: bool = False) -> None:
     """One Sphinx build of one language into _build/html/<lang>."""
+    quiet_word_segmenter()
     own = EDITIONS[lang]["edition"]
     work = BUILD / "editions"
     work.mkdir(parents=True, exist_ok=True)

@@ -1,17 +1,33 @@
-"""Sphinx extension: MyST-NB's code-cell toggles named by their own, translated words.
+"""Sphinx extension: MyST-NB's code-cell toggles named by their own, translated words, and the
+themes' interface words where the book's catalogues correct them.
 
 MyST-NB 1.4 writes ``<summary aria-label="Toggle hidden content">`` around the words it shows
 ("Show code", set per edition by ``nb_code_prompt_show``). The fixed English label hides those
 words from screen readers in every edition and does not match the visible text (axe-core's
 ``label-content-name-mismatch``). This renders the same toggle without the label, so its
 accessible name is the visible, translated prompt.
+
+sphinx-book-theme translates its buttons from its own catalogue, ``booktheme``, which writes
+"Descarga esta pagina" (no accent) in Spanish and 列印成 PDF (Taiwan's usage) in Chinese;
+``book/locales/<lang>/LC_MESSAGES/booktheme.po`` puts the book's words before it. sphinx-copybutton
+has its words in its script ('Copiare', an infinitive, for Italian's "Copy"), corrected in the
+copy the build writes.
 """
 from __future__ import annotations
 
+import gettext
+import pathlib
 from html import escape
 
 from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput
+from sphinx import locale
 from sphinx.application import Sphinx
+from sphinx.util.i18n import CatalogInfo
+
+THEME_CATALOGUE = "booktheme"
+#: sphinx-copybutton's words for "Copy" and "Copy to clipboard" by page language, corrected.
+COPYBUTTON_WORDS = {"'copy': 'Copiare'": "'copy': 'Copia'",
+                    "'copy_to_clipboard': 'Copiato negli appunti'": "'copy_to_clipboard': 'Copia negli appunti'"}
 
 
 def visit_hidden_cell(self, node: HideCodeCellNode) -> None:
@@ -23,7 +39,36 @@ def visit_hidden_cell(self, node: HideCodeCellNode) -> None:
                      "</summary>\n")
 
 
+def prefer_the_books_theme_words(app: Sphinx) -> None:
+    """Put the edition's booktheme.po (compiled here) before sphinx-book-theme's catalogue."""
+    for folder in app.config.locale_dirs:
+        base = pathlib.Path(app.srcdir, folder)
+        po = base / app.config.language / "LC_MESSAGES" / f"{THEME_CATALOGUE}.po"
+        if not po.is_file():
+            continue
+        info = CatalogInfo(str(po.parent), THEME_CATALOGUE, "utf-8")
+        if info.is_outdated():
+            info.write_mo(app.config.language)
+        ours = gettext.translation(THEME_CATALOGUE, str(base), [app.config.language])
+        theirs = locale.translators.get(("general", THEME_CATALOGUE))
+        if theirs is not None:
+            ours.add_fallback(theirs)
+        locale.translators[("general", THEME_CATALOGUE)] = ours
+
+
+def correct_copybutton_words(app: Sphinx, exception) -> None:
+    """Rewrite sphinx-copybutton's words in the script the build wrote."""
+    script = pathlib.Path(app.outdir, "_static", "copybutton.js")
+    if exception is None and script.is_file():
+        text = script.read_text(encoding="utf-8")
+        for wrong, right in COPYBUTTON_WORDS.items():
+            text = text.replace(wrong, right)
+        script.write_text(text, encoding="utf-8")
+
+
 def setup(app: Sphinx) -> dict:
     app.setup_extension("myst_nb")
     app.add_node(HideCodeCellNode, override=True, html=(visit_hidden_cell, depart_HideCellInput))
+    app.connect("builder-inited", prefer_the_books_theme_words)
+    app.connect("build-finished", correct_copybutton_words)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
