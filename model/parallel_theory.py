@@ -171,7 +171,7 @@ def single_a100_reality() -> dict:
 
 
 #: The backward pass against the forward, in FLOPs: twice (two matrix products per weight product
-#: of the forward pass), as tp-04 counts it after Narayanan et al. 2021, section 5.1.
+#: of the forward pass), as Narayanan et al. 2021 count it in the 72·b·s·h² that tp-04 uses.
 BACKWARD_OVER_FORWARD = 2
 
 

@@ -186,9 +186,8 @@ def link_case(p: dict) -> dict:
 def between_nodes() -> dict:
     """How much slower the network between nodes is than NVLink inside one, per GPU and per
     direction, on a DGX A100 and a DGX H100: each link in GB/s (NVLink also over both directions,
-    as datasheets print it; the network adapter also in Gb/s,
-    as its datasheet gives it) and NVLink's rate over the network's (both rates one-way, so the
-    ratio compares like with like)."""
+    as datasheets print it; the network adapter also in Gb/s, as its datasheet gives it) and
+    NVLink's rate over the network's (both rates one-way, so the ratio compares like with like)."""
     rows = {}
     for gpu, bits_per_s in NETWORK_BITS_PER_S_PER_GPU.items():
         network_bytes_per_s = bits_per_s / 8
@@ -209,17 +208,15 @@ def precision(p: dict) -> dict:
     return {"peaks_tflops": {gpu: {kind: flops / 1e12 for kind, flops in peaks.items()}
                              for gpu, peaks in PEAK_FLOPS_PER_S.items()},
             "fastest_fp32_tflops": max(peaks["fp32"] for peaks in PEAK_FLOPS_PER_S.values()) / 1e12,
-            "demo_tflops": p["tp_flops_per_s"] / 1e12,
             "bf16_bytes_per_value": BYTES_PER_VALUE["bf16"],
             "bf16_ratio": r, "bf16_efficiency": 1 / (1 + r)}
 
 
 def pipeline_boundary(p: dict) -> dict:
     """What one pipeline stage sends to the next for one micro-batch of the demo's shape: its
-    output activations, b·s·h·d bytes, forward, and as many bytes of their gradients backward
-    (Narayanan et al. 2021: point-to-point between stages, every micro-batch)."""
-    return {"activation_mb": message_bytes(p) / 1e6,
-            "both_directions_mb": 2 * message_bytes(p) / 1e6}
+    output activations, b·s·h·d bytes, in MB (as many bytes of their gradients come back in the
+    backward pass; Narayanan et al. 2021: point-to-point between stages, every micro-batch)."""
+    return {"activation_mb": message_bytes(p) / 1e6}
 
 
 def across_nodes(p: dict) -> dict:
@@ -227,14 +224,13 @@ def across_nodes(p: dict) -> dict:
     SCENARIOS["gpus_per_node"] GPUs, so the group spans two and four nodes), with the
     tensor-parallel traffic carried by the network between nodes: the demo's B scaled down as a
     DGX A100's network is to its NVLink (``between_nodes``, both one-way), so that it keeps the
-    demo's way of counting. E(t), R(t) and μ(t) = 1/(1 + R) there, and the throughput per device
-    each loses against TP = 8 inside a node."""
+    demo's way of counting. R(t) and μ(t) = 1/(1 + R) there (which is also E(t)), and the
+    throughput per device each loses against TP = 8 inside a node."""
     slower = between_nodes()["a100"]["nvlink_over_network"]
     network = {**p, "tp_bandwidth_bytes_per_s": p["tp_bandwidth_bytes_per_s"] / slower}
     inside = degree_row(p, SCENARIOS["gpus_per_node"])
     rows = {t: degree_row(network, t) for t in SCENARIOS["oversized_degrees"]}
     return {"bandwidth_gb_per_s": network["tp_bandwidth_bytes_per_s"] / 1e9,
-            "efficiency": {str(t): row["efficiency"] for t, row in rows.items()},
             "ratio": {str(t): row["ratio"] for t, row in rows.items()},
             "utilisation": {str(t): row["utilisation"] for t, row in rows.items()},
             "throughput_loss_vs_8": {str(t): 1 - row["efficiency"] / inside["efficiency"]

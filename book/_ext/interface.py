@@ -26,8 +26,10 @@ from sphinx.util.i18n import CatalogInfo
 
 THEME_CATALOGUE = "booktheme"
 #: sphinx-copybutton's words for "Copy" and "Copy to clipboard" by page language, corrected.
-COPYBUTTON_WORDS = {"'copy': 'Copiare'": "'copy': 'Copia'",
-                    "'copy_to_clipboard': 'Copiato negli appunti'": "'copy_to_clipboard': 'Copia negli appunti'"}
+COPYBUTTON_WORDS = {
+    "'copy': 'Copiare'": "'copy': 'Copia'",
+    "'copy_to_clipboard': 'Copiato negli appunti'": "'copy_to_clipboard': 'Copia negli appunti'",
+}
 
 
 def visit_hidden_cell(self, node: HideCodeCellNode) -> None:
