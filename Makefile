@@ -39,7 +39,7 @@ book: $(READY)
 ## read in a browser; one session on three workers (a notebook's cells stay on one: conftest.py),
 ## no timing
 test: $(READY) $(LAB_READY)
-	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider
+	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider -rs
 
 ## check: the inner loop (about a minute): data/ and the notebooks against their sources, the
 ## models, the sections, the prose numbers and the layout, and the English edition's HTML

@@ -7,12 +7,14 @@ its record, in ``measure/figure.py``.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import hashlib
 import importlib.metadata
 import io
 import json
+import multiprocessing
 import os
 import pathlib
 import re
@@ -58,7 +60,7 @@ def _localise(fig, decimal_mark: str) -> None:
         for axis in (ax.xaxis, ax.yaxis):
             for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
                              (axis.get_minor_formatter, axis.set_minor_formatter)):
-                if isinstance(get(), (ScalarFormatter, LogFormatter)):
+                if isinstance(get(), (ScalarFormatter, LogFormatter, _Powers)):
                     put(_marked(get(), decimal_mark))
     for text in fig.findobj(Text):
         text.set_text(_DECIMAL_POINT.sub(decimal_mark, text.get_text()))
@@ -85,6 +87,59 @@ def _marked(inner, decimal_mark: str):
     return Marked()
 
 
+#: Superscript digits and minus, for writing powers as text: 10⁻¹, 2×10³.
+_SUPERSCRIPT = str.maketrans("0123456789-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻")
+_MATHTEXT_POWER = re.compile(r"\^\{([^}]*)\}")
+
+
+def _as_text(label: str) -> str:
+    """A log-axis tick label as matplotlib writes it in mathtext ("$\\mathdefault{10^{-1}}$",
+    "$\\mathdefault{2\\times10^{3}}$"), written as plain text ("10⁻¹", "2×10³"): the same
+    label, without mathtext's parser (the slowest part of drawing a log axis)."""
+    if not (label.startswith("$") and label.endswith("$")):
+        return label
+    body = label.strip("$").removeprefix("\\mathdefault{").removesuffix("}")
+    body = body.replace("\\times", "×").replace("\\cdot", "·")
+    return _MATHTEXT_POWER.sub(lambda power: power.group(1).translate(_SUPERSCRIPT), body)
+
+
+class _Powers:
+    """Marker base of the tick formatter that writes a log axis's powers as text."""
+
+
+def _powers_as_text(inner):
+    """A matplotlib tick formatter that labels the ticks ``inner`` (a LogFormatter) labels,
+    with the same label written as plain text (``_as_text``)."""
+    from matplotlib.ticker import Formatter
+
+    class Powers(Formatter, _Powers):
+        def __call__(self, x, pos=None):
+            return _as_text(inner(x, pos))
+
+        def set_locs(self, locs):
+            inner.set_locs(locs)
+
+        def set_axis(self, axis):
+            super().set_axis(axis)
+            inner.set_axis(axis)
+
+        def format_ticks(self, values):
+            return [_as_text(s) for s in inner.format_ticks(values)]
+
+    return Powers()
+
+
+def _log_ticks_as_text(fig) -> None:
+    """Write every log axis's tick labels as plain text (``_powers_as_text``)."""
+    from matplotlib.ticker import LogFormatter
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
+                             (axis.get_minor_formatter, axis.set_minor_formatter)):
+                if isinstance(get(), LogFormatter):
+                    put(_powers_as_text(get()))
+
+
 def _pyplot():
     """Matplotlib with a headless backend."""
     import matplotlib
@@ -104,18 +159,61 @@ def figure(draw=None, *, panels: int = 1):
 
     @functools.wraps(draw)
     def svg(results: dict, decimal_mark: str = ".", *, cached: bool = True) -> str:
-        entry = _cache_entry(svg, results, decimal_mark) if cached else None
-        if entry is not None and entry.is_file():
-            return entry.read_text(encoding="utf-8")
-        buffer = io.StringIO()
-        with drawn(svg, results, decimal_mark) as fig:
-            fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-        text = buffer.getvalue().rstrip("\n")   # as MyST-NB writes it into the site
-        if entry is not None:
-            atomic.write_text(entry, text)
-        return text
+        return variants(svg, results, (decimal_mark,), cached=cached)[decimal_mark]
     svg.draw, svg.panels = draw, panels
     return svg
+
+
+def _svg_text(fig) -> str:
+    """A drawn figure as deterministic SVG text (no date, no creator), as MyST-NB writes it."""
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    return buffer.getvalue().rstrip("\n")
+
+
+def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS), *,
+             cached: bool = True) -> dict:
+    """One figure (a function of ``FIGURES``) as SVG text in each of ``decimal_marks``, by mark.
+
+    A variant drawn before from the same sources and data is read from the figure cache (with
+    ``cached``); the others are drawn from one figure, laid out once: saved with the point,
+    then relabelled with the comma and saved again (the comma has the point's width, so the
+    layout is the one a drawing with the comma gets)."""
+    entries = {mark: _cache_entry(figure_function, data, mark) if cached else None
+               for mark in decimal_marks}
+    texts = {mark: entry.read_text(encoding="utf-8") for mark, entry in entries.items()
+             if entry is not None and entry.is_file()}
+    missing = [mark for mark in DECIMAL_MARKS if mark in decimal_marks and mark not in texts]
+    if missing:
+        with drawn(figure_function, data, missing[0]) as fig:
+            for mark in missing:
+                _localise(fig, mark)          # nothing to do for the mark it was drawn with
+                texts[mark] = _svg_text(fig)
+                if entries[mark] is not None:
+                    atomic.write_text(entries[mark], texts[mark])
+    return {mark: texts[mark] for mark in decimal_marks}
+
+
+def _variants_of(job: tuple) -> dict:
+    """``variants`` of one (figure function, data, cached) job, for a worker process."""
+    figure_function, data, cached = job
+    return variants(figure_function, data, cached=cached)
+
+
+def all_variants(jobs: list, *, cached: bool = True, workers: int = 1) -> list:
+    """``variants`` (every decimal mark) of each (figure function, data) of ``jobs``, in order.
+
+    With ``workers`` > 1 the figures are drawn in that many forked processes, which inherit
+    the imported matplotlib; where the platform cannot fork, or one figure or none is left to
+    draw, they are drawn here."""
+    jobs = [(figure_function, data, cached) for figure_function, data in jobs]
+    forkable = "fork" in multiprocessing.get_all_start_methods()
+    if workers <= 1 or len(jobs) <= 1 or not forkable:
+        return [_variants_of(job) for job in jobs]
+    _pyplot()                                   # imported once, before the fork
+    context = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(min(workers, len(jobs)), context) as pool:
+        return list(pool.map(_variants_of, jobs))
 
 
 #: The sources a drawing depends on, besides its data: this file, the measurement's figure and
@@ -181,8 +279,11 @@ def drawn(figure_function, results: dict, decimal_mark: str = "."):
                                figsize=FIGSIZE[figure_function.panels])
         try:
             figure_function.draw(results, fig, ax)
+            _log_ticks_as_text(fig)
             _localise(fig, decimal_mark)
             fig.tight_layout()
+            # laid out once: without this, savefig draws the figure a second time to lay it out
+            fig.set_layout_engine("none")
             yield fig
         finally:
             plt.close(fig)

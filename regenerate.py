@@ -9,33 +9,35 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import functools
+import os
 import pathlib
 import sys
 
 import atomic
 from experiment import DEFAULTS, RANGES, SPECS, claims, run, to_json
-from figures import DECIMAL_MARKS, FIGURES
+from figures import DECIMAL_MARKS, FIGURES, all_variants
 from measure import analysis
 from measure.figure import figure_measured
 from model.units import readable
 
 
-def artefacts(results: dict, *, cached: bool = True) -> dict:
+def artefacts(results: dict, *, cached: bool = True, workers: int = 1) -> dict:
     """Every file of data/ by name, as text: the results, the claims (at the defaults), the
     figures, and the figure of the committed measurement record (data/measurements/). With
     ``cached``, a figure drawn before from the same sources and data is read back from the
-    figure cache (figures.py) instead of being drawn again; --check never uses it."""
+    figure cache (figures.py) instead of being drawn again; --check never uses it. The
+    figures are drawn in ``workers`` processes (``figures.all_variants``)."""
     files = {"results.json": to_json(results)}
     if results["parameters"] == DEFAULTS:
         files["claims.json"] = to_json(claims(results))
     measured = analysis.figure_data(analysis.load())
-    drawings = [(name, functools.partial(draw, results, cached=cached))
-                for name, draw in FIGURES.items()]
-    drawings.append(("fig_measured.svg", functools.partial(figure_measured, measured, cached=cached)))
-    for name, draw in drawings:
-        point = files[name] = draw(".")
-        comma = draw(",")
+    drawings = [(name, draw, results) for name, draw in FIGURES.items()]
+    drawings.append(("fig_measured.svg", figure_measured, measured))
+    drawn = all_variants([(draw, data) for _, draw, data in drawings], cached=cached,
+                         workers=workers)
+    for (name, _, _), texts in zip(drawings, drawn):
+        point, comma = texts["."], texts[","]
+        files[name] = point
         if comma != point:
             files[name.replace(".svg", DECIMAL_MARKS[","] + ".svg")] = comma
     return files
@@ -97,6 +99,13 @@ def parameter_help() -> str:
     return "\n".join(f"  {name} (default {readable(DEFAULTS[name])}): {RANGES[name]}" for name in SPECS)
 
 
+def usable_cores() -> int:
+    """The number of cores this process may run on (its affinity where the system says)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def main(argv=None) -> int:
     """Command line: regenerate data/, check it, or write a variant elsewhere."""
     root = pathlib.Path(__file__).resolve().parent
@@ -127,7 +136,8 @@ def main(argv=None) -> int:
         results = run(**overrides)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
-    files = artefacts(results, cached=not args.check)   # a check draws every figure afresh
+    # A check draws every figure afresh; the figures are drawn on the cores this process may use.
+    files = artefacts(results, cached=not args.check, workers=usable_cores())
     if args.check:
         problems = drift(args.out, files)
         for problem in problems:

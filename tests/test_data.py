@@ -261,3 +261,29 @@ def test_an_installed_copy_or_a_cache_turned_off_draws_every_time(monkeypatch):
         assert figures._cache_entry(figures.figure_versus_c, {}, ".") is None
     finally:
         figures._cache_folder.cache_clear()
+
+
+def test_both_marks_from_one_drawing_are_the_figures_drawn_each_on_its_own():
+    """regenerate.py draws each figure once and relabels it for the comma; every variant it
+    gets so is byte for byte the figure drawn afresh with that mark alone, and the figures
+    drawn in two processes are the ones drawn here."""
+    results = experiment.run()
+    jobs = [(draw, results) for draw in figures.FIGURES.values()]
+    together = figures.all_variants(jobs, cached=False)
+    for (draw, _), texts in zip(jobs, together):
+        for mark in figures.DECIMAL_MARKS:
+            assert texts[mark] == draw(results, mark, cached=False), (draw.__name__, mark)
+    assert figures.all_variants(jobs, cached=False, workers=2) == together
+
+
+def test_log_axes_write_their_powers_as_text():
+    """The log axes' tick labels are plain text (matplotlib's mathtext parser is the slowest
+    part of drawing them): 10⁻¹ … 10¹ on R's axis, 2⁰ … 2¹⁰ on Amdahl's N, and no label in
+    mathtext. Independent of the code under test: matplotlib writes each label's text in a
+    comment before its glyphs."""
+    def labels(name):
+        return re.findall(r"<!-- (.*?) -->", (ROOT / "data" / name).read_text(encoding="utf-8"))
+    assert {"10⁻¹", "10⁰", "10¹"} <= set(labels("fig_tp_ratio.svg"))
+    assert {"2⁰", "2⁴", "2¹⁰"} <= set(labels("fig_amdahl.svg"))
+    for name in figures.FIGURES:
+        assert not any("$" in label for label in labels(name)), name

@@ -1,0 +1,88 @@
+"""A notebook as a reader takes it away: copied out of the repository into an empty folder and
+run there, against the book's code installed from a wheel built here, with the repository out
+of reach. One notebook of each kind: a section with figures, the measured section (which reads
+a committed measurement record), and a page of book/ (the claims ledger)."""
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+
+import pytest
+
+from build_book import source_files
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+#: One notebook of each kind, in four editions between them.
+DOWNLOADS = ("notebooks/zh/split-04-break-even.ipynb", "notebooks/es/split-08-executed.ipynb",
+             "notebooks/it/tp-05-scaling.ipynb", "book/en/claims.ipynb")
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> pathlib.Path:
+    """A Python with the pinned packages (this environment's, as plain path entries: a folder
+    named in a .pth file is not scanned for .pth files, so the editable link back to the
+    repository that `make` installs is left out) and the book's code, installed from a wheel
+    built from a copy of its source files by pip, as `pip install <clone>` would."""
+    base = tmp_path_factory.mktemp("installed")
+    source = base / "source"
+    for name in source_files():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, source / name)
+    environment = base / "venv"
+    venv.create(environment, with_pip=False)
+    python = environment / "bin" / "python"
+    purelib = pathlib.Path(subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True, text=True, check=True).stdout.strip())
+    (purelib / "book-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--disable-pip-version-check", "--target",
+                    str(purelib), str(source)], check=True, capture_output=True)
+    return python
+
+
+def test_the_installed_copy_is_the_one_a_downloaded_notebook_imports(installed, tmp_path):
+    """Not the repository: from an empty folder, the installed Python imports the book's code
+    from its own site-packages, and knows no path into the repository."""
+    probe = subprocess.run(
+        [installed, "-c", "import sys, experiment, measure.records; "
+                          "print(experiment.__file__); print('\\n'.join(sys.path))"],
+        cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    module, *path = probe.splitlines()
+    assert pathlib.Path(module).parent != ROOT and "site-packages" in module, module
+    assert not any(entry and pathlib.Path(entry).resolve() == ROOT for entry in path), path
+
+
+def shown(notebook: dict) -> list:
+    """What each code cell shows: its outputs' data and text, without counts or metadata."""
+    return [[(output.get("data"), output.get("text")) for output in cell.get("outputs", [])]
+            for cell in notebook["cells"] if cell["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("name", DOWNLOADS)
+def test_a_downloaded_notebook_runs_where_the_reader_puts_it(installed, tmp_path, name):
+    """Run with papermill in an empty folder, the notebook succeeds and shows what the book
+    shows: every output equal to the saved one."""
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    notebook = folder / pathlib.Path(name).name
+    shutil.copyfile(ROOT / name, notebook)
+    executed = folder / "executed.ipynb"
+    # papermill's own process reads tools/kernels.py (kernels on private sockets, so that two
+    # test workers cannot race for a port); the kernel it starts sees none of the repository.
+    launch = ("import sys; sys.path.insert(0, sys.argv[1]); import papermill, kernels; "
+              "papermill.execute_notebook(sys.argv[2], sys.argv[3], kernel_name='python3', "
+              "progress_bar=False, kernel_manager_class=kernels.AsyncPrivateSocketKernelManager)")
+    result = subprocess.run([installed, "-c", launch, str(ROOT / "tools"), notebook.name,
+                             executed.name], cwd=folder, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    saved = json.loads(notebook.read_text(encoding="utf-8"))
+    again = json.loads(executed.read_text(encoding="utf-8"))
+    assert shown(again) == shown(saved)
