@@ -13,6 +13,7 @@ import unicodedata
 import pypdf
 import pytest
 
+import words
 from site_build import EDITIONS, HTML, ROOT, build_once, pages
 
 
@@ -129,6 +130,33 @@ def test_the_figures_the_site_shows_are_the_files_of_data(built, lang):
     assert len(shown) >= 3
     for image in shown:
         assert image.read_bytes() in data, f"{image.name} is not a file of data/"
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_every_figure_says_what_it_shows_in_the_editions_language_and_has_its_size(built, lang):
+    """Each figure's alt text is its description in words/<lang>.toml [figures] (not the image's
+    path), and its width and height are the SVG's own, in CSS pixels (4/3 of a point)."""
+    described = words.edition(lang)["figures"]
+    data = {p.read_bytes(): p.name.split(".")[0] for p in (ROOT / "data").glob("*.svg")}
+    seen = set()
+    for page in pages(lang):
+        for tag in re.findall(r"<img\b[^>]*>", page.read_text(encoding="utf-8")):
+            src = re.search(r'src="([^"]+)"', tag).group(1)
+            if not src.endswith(".svg"):
+                continue
+            image = (page.parent / src).resolve()
+            name = data[image.read_bytes()]
+            alt = html.unescape(re.search(r'alt="([^"]*)"', tag).group(1))
+            assert alt == described[name], (page.name, name, alt)
+            width_pt, height_pt = re.search(r'width="([\d.]+)pt" height="([\d.]+)pt"',
+                                            image.read_text(encoding="utf-8")).groups()
+            assert f'width="{round(float(width_pt) * 4 / 3)}"' in tag, (page.name, tag)
+            assert f'height="{round(float(height_pt) * 4 / 3)}"' in tag, (page.name, tag)
+            seen.add(name)
+    # the figures the sections draw (page.figure(figures.figure_x) shows data/fig_x.svg)
+    drawn = {"fig_" + name for code in (ROOT / "sections").glob("*/code.py")
+             for name in re.findall(r"page\.figure\((?:figures\.)?figure_(\w+)", code.read_text())}
+    assert seen == drawn, seen ^ drawn
 
 
 #: Characters that PDF text extraction returns for Noto CJK glyphs shared with radicals, mapped

@@ -187,6 +187,7 @@ def build_edition(lang: str, html_only: bool = False) -> None:
             raise SystemExit(f"{lang}: Sphinx {builder} build failed ({status})")
         fresh = False   # the singlehtml build reuses the environment the html build just made
     stamp.write_text(inputs)
+    prune_images(BUILD / "html" / lang)
     if html_only:
         return
     # The one page holding the whole edition. Sphinx writes it under the root document's folder
@@ -201,6 +202,19 @@ def build_edition(lang: str, html_only: bool = False) -> None:
     if not pdf.exists() or not printed.exists() or printed.read_bytes() != page:
         printed.write_bytes(page)
         print_pdf(printed, pdf)
+
+
+def prune_images(site: pathlib.Path) -> None:
+    """Remove from ``site``/_images the files no page shows any more: Sphinx adds the images of
+    the pages it rewrites but never removes one, so an incremental build would otherwise keep
+    every figure an earlier build drew."""
+    folder = site / "_images"
+    if not folder.is_dir():
+        return
+    shown = "\n".join(page.read_text(encoding="utf-8") for page in site.rglob("*.html"))
+    for image in folder.iterdir():
+        if image.name not in shown:
+            image.unlink()
 
 
 def no_printer_notice(lang: str) -> str:

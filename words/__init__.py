@@ -37,7 +37,7 @@ SECTIONS = {
     "typography": {"decimal_mark", "group_mark", "group_min_digits", "percent", "list_separator",
                    "aside", "colon", "date", "months"},
     "terms": {"all_reduce", "bandwidth", "efficiency", "break_even"},
-    "words": None, "units": None, "flag_titles": None, "claims": None,
+    "words": None, "units": None, "flag_titles": None, "claims": None, "figures": None,
 }
 
 
