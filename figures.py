@@ -56,23 +56,24 @@ def _localise(fig, decimal_mark: str) -> None:
         return
     from matplotlib.text import Text
     from matplotlib.ticker import LogFormatter, ScalarFormatter
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
-                             (axis.get_minor_formatter, axis.set_minor_formatter)):
-                if isinstance(get(), (ScalarFormatter, LogFormatter, _Powers)):
-                    put(_marked(get(), decimal_mark))
+    _relabel_ticks(fig, (ScalarFormatter, LogFormatter, _Relabelled),
+                   lambda label: _DECIMAL_POINT.sub(decimal_mark, label))
     for text in fig.findobj(Text):
         text.set_text(_DECIMAL_POINT.sub(decimal_mark, text.get_text()))
 
 
-def _marked(inner, decimal_mark: str):
-    """A matplotlib tick formatter that delegates to ``inner`` and swaps the decimal mark."""
+class _Relabelled:
+    """Marker base of the tick formatters ``_relabelled`` makes."""
+
+
+def _relabelled(inner, rewrite):
+    """A matplotlib tick formatter that labels the ticks ``inner`` labels, each label passed
+    through ``rewrite`` (a function of the label's text)."""
     from matplotlib.ticker import Formatter
 
-    class Marked(Formatter):
+    class Relabelled(Formatter, _Relabelled):
         def __call__(self, x, pos=None):
-            return _DECIMAL_POINT.sub(decimal_mark, inner(x, pos))
+            return rewrite(inner(x, pos))
 
         def set_locs(self, locs):
             inner.set_locs(locs)
@@ -82,9 +83,20 @@ def _marked(inner, decimal_mark: str):
             inner.set_axis(axis)
 
         def format_ticks(self, values):
-            return [_DECIMAL_POINT.sub(decimal_mark, s) for s in inner.format_ticks(values)]
+            return [rewrite(s) for s in inner.format_ticks(values)]
 
-    return Marked()
+    return Relabelled()
+
+
+def _relabel_ticks(fig, kinds: tuple, rewrite) -> None:
+    """Pass the labels of every tick formatter of ``fig`` that is one of ``kinds`` (major and
+    minor, both axes of every panel) through ``rewrite`` (``_relabelled``)."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
+                             (axis.get_minor_formatter, axis.set_minor_formatter)):
+                if isinstance(get(), kinds):
+                    put(_relabelled(get(), rewrite))
 
 
 #: Superscript digits and minus, for writing powers as text: 10⁻¹, 2×10³.
@@ -103,41 +115,10 @@ def _as_text(label: str) -> str:
     return _MATHTEXT_POWER.sub(lambda power: power.group(1).translate(_SUPERSCRIPT), body)
 
 
-class _Powers:
-    """Marker base of the tick formatter that writes a log axis's powers as text."""
-
-
-def _powers_as_text(inner):
-    """A matplotlib tick formatter that labels the ticks ``inner`` (a LogFormatter) labels,
-    with the same label written as plain text (``_as_text``)."""
-    from matplotlib.ticker import Formatter
-
-    class Powers(Formatter, _Powers):
-        def __call__(self, x, pos=None):
-            return _as_text(inner(x, pos))
-
-        def set_locs(self, locs):
-            inner.set_locs(locs)
-
-        def set_axis(self, axis):
-            super().set_axis(axis)
-            inner.set_axis(axis)
-
-        def format_ticks(self, values):
-            return [_as_text(s) for s in inner.format_ticks(values)]
-
-    return Powers()
-
-
 def _log_ticks_as_text(fig) -> None:
-    """Write every log axis's tick labels as plain text (``_powers_as_text``)."""
+    """Write every log axis's tick labels as plain text (``_as_text``)."""
     from matplotlib.ticker import LogFormatter
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
-                             (axis.get_minor_formatter, axis.set_minor_formatter)):
-                if isinstance(get(), LogFormatter):
-                    put(_powers_as_text(get()))
+    _relabel_ticks(fig, (LogFormatter,), _as_text)
 
 
 def _pyplot():
