@@ -30,15 +30,18 @@ $(LAB_READY): requirements-lab.txt $(READY)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lab.txt -c requirements.txt
 	touch $(LAB_READY)
 
-## book: build the four editions into _build/html (landing page: _build/html/index.html);
-## incremental: a changed notebook rebuilds its own page
+## book: build the four editions into _build/html (landing page: _build/html/index.html), with
+## their PDFs (installing Chromium and the fonts with apt-get where missing: tools/system-packages.sh);
+## incremental: a changed notebook rebuilds its own page and reprints its own part of the PDF
 book: $(READY)
+	@bash tools/system-packages.sh
 	$(BIN)/python tools/build_book.py
 
 ## test: model, parameter space, data, prose, notebooks (papermill and nbval), the four builds
 ## read in a browser; one session on three workers (a notebook's cells stay on one: conftest.py),
 ## no timing
 test: $(READY) $(LAB_READY)
+	@bash tools/system-packages.sh
 	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider -rs
 
 ## check: the inner loop (about a minute): data/ and the notebooks against their sources, the
@@ -67,7 +70,7 @@ reviewed: $(READY)
 	$(BIN)/python tools/notebooks.py --reviewed $(SECTION)
 
 ## bench: measure speed as ratios side by side and write them into README.md (never fails on
-## a number; QUICK=1 skips the fresh-clone `make test` and only prints)
+## a number; QUICK=1 skips the fresh-clone `make test`, whose rows keep the date they were measured)
 bench: $(READY)
 	$(BIN)/python tools/bench.py $(if $(QUICK),--quick)
 

@@ -146,10 +146,27 @@ def figure(draw=None, *, panels: int = 1):
 
 
 def _svg_text(fig) -> str:
-    """A drawn figure as deterministic SVG text (no date, no creator), as MyST-NB writes it."""
+    """A drawn figure as deterministic SVG text (no date, no creator, ids that do not depend on
+    the machine: ``_stable_ids``), as MyST-NB writes it."""
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    return buffer.getvalue().rstrip("\n")
+    return _stable_ids(buffer.getvalue().rstrip("\n"))
+
+
+#: The ids matplotlib gives clip paths, markers and hatches: a letter and ten hex digits.
+_MATPLOTLIB_ID = re.compile(r"\b[pmh][0-9a-f]{10}\b")
+
+
+def _stable_ids(svg: str) -> str:
+    """``svg`` with matplotlib's clip-path, marker and hatch ids renamed in order of first use.
+    matplotlib names each by a hash of its coordinates at full precision, whose last bits differ
+    from one CPU to another (the same figure, every printed coordinate equal, got other ids on
+    another machine). The new ids start with a hash of the figure with its ids blanked, so the
+    figures of one page still name theirs apart."""
+    defined = list(dict.fromkeys(re.findall(r'id="([pmh][0-9a-f]{10})"', svg)))
+    stem = hashlib.sha256(_MATPLOTLIB_ID.sub("", svg).encode()).hexdigest()[:8]
+    names = {old: f"{old[0]}{stem}-{number}" for number, old in enumerate(defined, 1)}
+    return _MATPLOTLIB_ID.sub(lambda found: names.get(found.group(0), found.group(0)), svg)
 
 
 def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS), *,
@@ -204,6 +221,11 @@ DRAWING_SOURCES = ("figures.py", "measure/figure.py", "model/split.py", "model/u
 #: The modules whose figures are cached (those DRAWING_SOURCES covers; a figure defined
 #: elsewhere, in a test say, is drawn every time).
 CACHED_MODULES = ("figures", "measure.figure")
+#: The drawing sources as this process loaded them, read when figures.py is imported: a figure
+#: drawn by this code is cached under their digest even when a file is edited while the process
+#: runs (a kernel started before an edit would otherwise file its drawings under the new text).
+_SOURCES_AS_LOADED = b"".join(name.encode() + b"\0" + (HERE / name).read_bytes()
+                              for name in DRAWING_SOURCES if (HERE / name).is_file())
 
 
 @functools.cache
@@ -220,10 +242,8 @@ def _cache_folder() -> pathlib.Path | None:
 @functools.cache
 def _drawing_fingerprint() -> str:
     """What every drawing depends on besides its data and decimal mark: the drawing sources'
-    text, and the versions of Python, matplotlib and numpy (matplotlib brings its own fonts)."""
-    digest = hashlib.sha256()
-    for name in DRAWING_SOURCES:
-        digest.update((HERE / name).read_bytes())
+    text as loaded, and the versions of Python, matplotlib and numpy (matplotlib brings its own fonts)."""
+    digest = hashlib.sha256(_SOURCES_AS_LOADED)
     versions = [sys.version, *(importlib.metadata.version(p) for p in ("matplotlib", "numpy"))]
     digest.update("\n".join(versions).encode())
     return digest.hexdigest()

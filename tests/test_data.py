@@ -1,4 +1,6 @@
 """data/ is regenerated only by experiment.py: byte-stable, atomic, strict, and checked."""
+import hashlib
+import io
 import json
 import os
 import pathlib
@@ -287,3 +289,32 @@ def test_log_axes_write_their_powers_as_text():
     assert {"2⁰", "2⁴", "2¹⁰"} <= set(labels("fig_amdahl.svg"))
     for name in figures.FIGURES:
         assert not any("$" in label for label in labels(name)), name
+
+
+def test_a_figure_keeps_its_ids_when_matplotlib_hashes_them_otherwise():
+    """matplotlib names clip paths and markers by a hash of their coordinates at full
+    precision, whose last bits differ from one CPU to another: on another machine the same
+    figure, every printed coordinate equal, came with other ids. Two such SVGs (the second's
+    ids rehashed, as that machine did) are the same figure once written; and two figures still
+    name their clip paths apart."""
+    plt = figures._pyplot()
+
+    def drawn(title):
+        fig, ax = plt.subplots(figsize=(4, 3))
+        ax.plot([0, 1, 2], [0, 1, 4], marker="o")
+        ax.set_title(title)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        plt.close(fig)
+        return buffer.getvalue()
+
+    here = drawn("a")
+    hashed = sorted(set(re.findall(r'id="([pm][0-9a-f]{10})"', here)))
+    assert hashed, "matplotlib's hashed ids"
+    elsewhere = here
+    for old in hashed:
+        elsewhere = elsewhere.replace(old, old[0] + hashlib.sha256(old.encode()).hexdigest()[:10])
+    assert elsewhere != here
+    assert figures._stable_ids(elsewhere) == figures._stable_ids(here)
+    ids = lambda svg: set(re.findall(r'<clipPath id="([^"]+)"', figures._stable_ids(svg)))  # noqa: E731
+    assert ids(here) and not ids(here) & ids(drawn("b"))

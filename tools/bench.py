@@ -6,7 +6,8 @@ set beside a reference measured in the same run. This never fails on a number, o
 crash; no test in ``make test`` times anything.
 
     python tools/bench.py            everything, including ``make test`` on a fresh clone
-    python tools/bench.py --quick    without the fresh-clone ``make test``; prints, writes nothing
+    python tools/bench.py --quick    without the fresh-clone ``make test``, whose rows it keeps
+                                     with the date they were measured
 """
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ def builds() -> dict:
         full = seconds([PYTHON, "tools/build_book.py", "en"], cwd=book)
         page = book / "notebooks" / "en" / "split-03-ledger.ipynb"
         text = page.read_text(encoding="utf-8")
-        page.write_text(text.replace("A time ledger", "A time ledger,", 1), encoding="utf-8")
+        page.write_text(text.replace("accounting for every millisecond", "accounting for every single millisecond", 1), encoding="utf-8")
         incremental = seconds([PYTHON, "tools/build_book.py", "en"], cwd=book)
         config = book / "_config.yml"
         config.write_text(re.sub(r'execute_notebooks: "?\w+"?', "execute_notebooks: force",
@@ -123,40 +124,61 @@ def machine() -> str:
     return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}"
 
 
-def report(results: dict) -> str:
-    lines = [f"Measured by `make bench` on {datetime.date.today().isoformat()}, {machine()}. "
-             "Ratios are taken side by side in one run; seconds are indicative only.", "",
-             "| measurement | value |", "|---|---|"]
-    for group in results.values():
-        for name, value in group.items():
-            lines.append(f"| {name} | {value:.2f} |")
+START, END = "<!-- BENCH:START -->", "<!-- BENCH:END -->"
+
+
+def earlier_rows(readme: str) -> dict:
+    """The README table's rows: measurement → (value, the date it was measured). A row written
+    before the table had a date column takes the table's own date."""
+    if START not in readme:
+        raise SystemExit("README.md has no <!-- BENCH:START --> marker")
+    table = readme.split(START, 1)[1].split(END, 1)[0]
+    stated = re.search(r"on (\d{4}-\d{2}-\d{2})", table)
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and line.startswith("|") and cells[0] not in ("measurement", "---"):
+            rows[cells[0]] = (cells[1], cells[2] if len(cells) > 2 else
+                              (stated.group(1) if stated else "unknown"))
+    return rows
+
+
+def report(results: dict, earlier: dict, today: str) -> str:
+    """The whole table: this run's rows, dated today, and every earlier row this run did not
+    measure, kept with its own date (a quick run leaves out the fresh-clone make test)."""
+    rows = {name: (f"{value:.2f}", today) for group in results.values()
+            for name, value in group.items()}
+    rows.update({name: row for name, row in earlier.items() if name not in rows})
+    lines = [f"Written by `make bench` on {today}, {machine()}. Ratios are taken side by side "
+             "in one run (each row's date says which); seconds are indicative only.", "",
+             "| measurement | value | measured |", "|---|---|---|"]
+    lines += [f"| {name} | {value} | {date} |" for name, (value, date) in rows.items()]
     return "\n".join(lines)
 
 
 def write_into_readme(text: str) -> None:
+    """Replace the table between the README's BENCH markers, written whole."""
     readme = ROOT / "README.md"
     content = readme.read_text(encoding="utf-8")
-    start, end = "<!-- BENCH:START -->", "<!-- BENCH:END -->"
-    if start not in content:
-        raise SystemExit("README.md has no <!-- BENCH:START --> marker")
-    before, rest = content.split(start, 1)
-    after = rest.split(end, 1)[1]
-    readme.write_text(f"{before}{start}\n{text}\n{end}{after}", encoding="utf-8")
+    before, rest = content.split(START, 1)
+    after = rest.split(END, 1)[1]
+    tmp = readme.with_suffix(".md.tmp")
+    tmp.write_text(f"{before}{START}\n{text}\n{END}{after}", encoding="utf-8")
+    tmp.replace(readme)
 
 
 def main(argv: list) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
-                        help="skip the fresh-clone make test, and print the rows without "
-                             "writing them into README.md (whose table is a whole run's)")
+                        help="skip the fresh-clone make test (its rows keep their date)")
     args = parser.parse_args(argv)
     results = {"regeneration": regeneration(), "builds": builds(), "notebooks": notebooks()}
     if not args.quick:
         results["fresh clone"] = fresh_clone_test()
-    text = report(results)
+    earlier = earlier_rows((ROOT / "README.md").read_text(encoding="utf-8"))
+    text = report(results, earlier, datetime.date.today().isoformat())
     print(text)
-    if not args.quick:
-        write_into_readme(text)
+    write_into_readme(text)
     return 0
 
 

@@ -1,7 +1,8 @@
 """Build the four editions of the book, one Sphinx build per language, plus the landing page.
 
 Output: _build/html/index.html (choose a language) and _build/html/<lang>/ for zh, es, it, en,
-each with the whole edition as one PDF (a Sphinx singlehtml build printed by headless Chromium).
+each with the whole edition as one PDF: every page printed by headless Chromium on its own (and
+again only when it changed), the parts merged in reading order (tools/pdf_edition.py).
 Each edition gets its own Sphinx ``language`` (so <html lang>, the theme's interface strings
 and the search index are in that language; Chinese search segments words with jieba) and its
 own table of contents, derived from _toc.yml. No notebook is executed; warnings are errors.
@@ -25,18 +26,14 @@ import tarfile
 from concurrent.futures import ProcessPoolExecutor
 
 import yaml
-from jupyter_book.sphinx import build_sphinx
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import words  # noqa: E402
+from pdf_edition import CHROMIUM_ARGS, print_edition  # noqa: E402,F401 (site_build reads the flags)
 BUILD = ROOT / "_build"
 #: The Chromium that prints the PDF editions (BOOK_CHROMIUM names another, e.g. on macOS).
 CHROMIUM = os.environ.get("BOOK_CHROMIUM", "/usr/bin/chromium")
-#: Headless Chromium as root on a machine without network, as the machine's notes advise (no
-#: sandbox, no background traffic); tests/site_build.py reads pages with the same flags.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 #: Each edition's words (title, name, captions, interface words): words/<lang>.toml [edition], [parts].
 EDITIONS = {lang: words.edition(lang) for lang in words.LANGUAGES}
@@ -141,6 +138,12 @@ def quiet_word_segmenter() -> None:
 
 def build_edition(lang: str, html_only: bool = False) -> None:
     """One Sphinx build of one language into _build/html/<lang>."""
+    # jsonschema, which Jupyter Book's configuration check imports, loads rfc3987_syntax where
+    # it is installed (JupyterLab's jupyter-events asks for it), and that compiles a grammar of
+    # IRIs for about 3 s on import; the book's configuration holds no IRI for it to check.
+    sys.modules.setdefault("rfc3987_syntax", None)
+    from jupyter_book.sphinx import build_sphinx
+
     quiet_word_segmenter()
     own = EDITIONS[lang]["edition"]
     work = BUILD / "editions"
@@ -176,32 +179,28 @@ def build_edition(lang: str, html_only: bool = False) -> None:
     # of contents) rebuilds the whole edition from a fresh environment.
     stamp, inputs = BUILD / "doctrees" / lang / "site-inputs.sha256", site_inputs_digest()
     fresh = not stamp.exists() or stamp.read_text() != inputs
-    builders = [("html", BUILD / "html" / lang)] + (
-        [] if html_only else [("singlehtml", BUILD / "singlehtml" / lang)])
-    for builder, out in builders:
-        status = build_sphinx(ROOT, out, path_config=str(config_path), noconfig=True,
-                              confoverrides=dict(overrides), builder=builder,
-                              doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
-                              force_all=fresh, warningiserror=True, quiet=True)
-        if status:
-            raise SystemExit(f"{lang}: Sphinx {builder} build failed ({status})")
-        fresh = False   # the singlehtml build reuses the environment the html build just made
+    status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
+                          noconfig=True, confoverrides=overrides, builder="html",
+                          doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
+                          force_all=fresh, warningiserror=True, quiet=True)
+    if status:
+        raise SystemExit(f"{lang}: Sphinx html build failed ({status})")
     stamp.write_text(inputs)
     prune_images(BUILD / "html" / lang)
     if html_only:
         return
-    # The one page holding the whole edition. Sphinx writes it under the root document's folder
-    # (book/<lang>/) but with links relative to the output root, so it is read from there.
-    single = BUILD / "singlehtml" / lang
-    page = (single / (toc["root"] + ".html")).read_bytes()
-    pdf = BUILD / "html" / lang / pdf_name(lang)
-    printed = single / "edition.html"
     if not pathlib.Path(CHROMIUM).exists():
         print(no_printer_notice(lang), file=sys.stderr)
         return
-    if not pdf.exists() or not printed.exists() or printed.read_bytes() != page:
-        printed.write_bytes(page)
-        print_pdf(printed, pdf)
+    print_edition(BUILD / "html" / lang, edition_pages(toc), BUILD / "pdf" / lang,
+                  BUILD / "html" / lang / pdf_name(lang), own["title"],
+                  own["sphinx_language"].replace("_", "-"), CHROMIUM)
+
+
+def edition_pages(toc: dict) -> list:
+    """The edition's pages in reading order (its front page, then every chapter of _toc.yml),
+    as document names without suffix."""
+    return [toc["root"]] + [chapter["file"] for part in toc["parts"] for chapter in part["chapters"]]
 
 
 def prune_images(site: pathlib.Path) -> None:
@@ -247,25 +246,6 @@ def pdf_name(lang: str) -> str:
     return f"book-{lang}.pdf"
 
 
-def print_pdf(page: pathlib.Path, pdf: pathlib.Path) -> None:
-    """Print the one-page edition ``page`` to ``pdf`` with headless Chromium, A4, with its
-    MathML formulas and CJK glyphs (fonts-noto-cjk); written through a temporary file."""
-    from playwright.sync_api import sync_playwright
-
-    tmp = pdf.with_suffix(".pdf.tmp")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            tab = browser.new_page()
-            tab.goto(page.as_uri())
-            tab.wait_for_load_state("load")
-            tab.pdf(path=str(tmp), format="A4", print_background=True,
-                    margin={"top": "18mm", "bottom": "18mm", "left": "16mm", "right": "16mm"})
-        finally:
-            browser.close()
-    tmp.replace(pdf)
-
-
 def landing() -> None:
     """_build/html/index.html: one link per edition."""
     links = "\n".join(f'    <li><a href="{code}/index.html" hreflang="{code}" lang="{code}">'
@@ -302,10 +282,14 @@ def main(argv: list) -> int:
         if lang not in EDITIONS:
             raise SystemExit(f"unknown edition {lang!r}; choose from {', '.join(EDITIONS)}")
     # One process per edition: Sphinx caches translation catalogues per process, so a second
-    # build in the same process would keep the first edition's interface language.
-    with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
-        list(pool.map(functools.partial(build_edition, html_only=html_only), langs))
+    # build in the same process would keep the first edition's interface language. One edition
+    # is built here, without starting a process.
+    if len(langs) == 1:
+        build_edition(langs[0], html_only=html_only)
+    else:
+        with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
+                                 mp_context=multiprocessing.get_context("spawn")) as pool:
+            list(pool.map(functools.partial(build_edition, html_only=html_only), langs))
     landing()
     publish_data()
     publish_source()

@@ -1,0 +1,101 @@
+"""What a build redoes, in a copy of the book cut down to five pages of the English edition (so
+that each build takes seconds): after one changed sentence, the page that holds it is written
+again (with the page whose table of contents lists it, as Sphinx does) and its part of the PDF
+alone is printed again; after no change, nothing is. And a warning fails the build. The build
+says what it printed in _build/pdf/<lang>/printed.json and the written pages are told by their
+file times; no seconds are asserted."""
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from site_build import ROOT
+
+#: The cut-down table of contents: pages that link no page outside it.
+SMALL_TOC = """format: jb-book
+root: notebooks/en/split-02-split
+parts:
+  - chapters:
+      - file: notebooks/en/split-04-break-even
+  - chapters:
+      - file: notebooks/en/tp-07-degree
+  - chapters:
+      - file: notebooks/en/theory-05-flynn
+  - chapters:
+      - file: book/en/references
+"""
+PAGES = ["notebooks/en/split-02-split", "notebooks/en/split-04-break-even",
+         "notebooks/en/tp-07-degree", "notebooks/en/theory-05-flynn", "book/en/references"]
+CHANGED = "notebooks/en/split-04-break-even"
+
+
+def small_book(folder):
+    """A copy of the book's files in ``folder`` with the five-page table of contents."""
+    copy = folder / "book"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
+        ".venv", "_build", ".git", "__pycache__", "*.pyc", ".pytest_cache"))
+    (copy / "_toc.yml").write_text(SMALL_TOC, encoding="utf-8")
+    return copy
+
+
+def build(book):
+    """Build the English edition of ``book``; its output."""
+    result = subprocess.run([sys.executable, "tools/build_book.py", "en"], cwd=book,
+                            capture_output=True, text=True, timeout=900)
+    return result
+
+
+def add_sentence(book, page, sentence):
+    """Append ``sentence`` to the first markdown cell of the notebook ``page`` of ``book``."""
+    path = book / f"{page}.ipynb"
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    cell = next(c for c in notebook["cells"] if c["cell_type"] == "markdown")
+    cell["source"] = "".join(cell["source"]) + f"\n\n{sentence}"
+    path.write_text(json.dumps(notebook, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def printed(book):
+    return json.loads((book / "_build" / "pdf" / "en" / "printed.json").read_text())["printed"]
+
+
+def page_times(book):
+    """The file time (ns) of every page of the book's English site."""
+    site = book / "_build" / "html" / "en"
+    return {page: (site / f"{page}.html").stat().st_mtime_ns for page in PAGES}
+
+
+def pdf_text(book):
+    pdf = book / "_build" / "html" / "en" / "book-en.pdf"
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_path):
+    book = small_book(tmp_path)
+    first = build(book)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert sorted(printed(book)) == sorted(PAGES), "a first build prints every page"
+    before = page_times(book)
+    add_sentence(book, CHANGED, "A sentence added by the incremental-build test.")
+    second = build(book)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert printed(book) == [CHANGED]
+    rewritten = {page for page, time in page_times(book).items() if time != before[page]}
+    assert rewritten == {CHANGED, PAGES[0]}, "the changed page, and the root whose contents list it"
+    assert "A sentence added by the incremental-build test." in pdf_text(book), \
+        "the merged PDF holds the reprinted part"
+    before = page_times(book)
+    third = build(book)
+    assert third.returncode == 0, third.stdout + third.stderr
+    assert printed(book) == [] and page_times(book) == before, "nothing changed, nothing redone"
+
+
+def test_a_sphinx_warning_fails_the_build(tmp_path):
+    """A prose reference to a value no cell glues is a Sphinx warning, and so a failed build."""
+    book = small_book(tmp_path)
+    add_sentence(book, CHANGED, "See {eval}`g.no_such_key`.")
+    result = build(book)
+    assert result.returncode != 0
+    assert "no_such_key" in result.stdout + result.stderr

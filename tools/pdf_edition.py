@@ -1,0 +1,216 @@
+"""An edition's PDF, from the pages of its HTML build: each page printed by headless Chromium on
+its own (a "part"), kept with the digest of what it was printed from, printed again only when
+that changed, and the parts merged in reading order.
+
+So one changed notebook reprints one part, not the edition; every part starts on a new page
+(no blank first page, no section running into the next); the merged PDF has one bookmark per
+page, links between pages that lead to the page they name, and the edition's language.
+
+_build/pdf/<lang>/<page>.pdf       a part (the page's name with "/" written as "__")
+_build/pdf/<lang>/<page>.sha256    the digest it was printed from (see ``part_digest``)
+_build/pdf/<lang>/printed.json     the parts the last build printed (tests read it)
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import pathlib
+import re
+import urllib.parse
+import warnings
+
+import pikepdf
+
+#: Headless Chromium as root on a machine without network, as the machine's notes advise (no
+#: sandbox, no background traffic); tests/site_build.py reads pages with the same flags.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: How every part is printed; part of each part's digest, so a change here reprints them all.
+PAGE_SETUP = {"format": "A4", "print_background": True,
+              "margin": {"top": "18mm", "bottom": "18mm", "left": "16mm", "right": "16mm"}}
+#: The log of the last build's printing, beside the parts.
+PRINTED_LOG = "printed.json"
+
+
+def part_file(parts: pathlib.Path, page: str) -> pathlib.Path:
+    """Where the part of ``page`` (a document name such as notebooks/en/split-04-break-even) is kept."""
+    return parts / (page.replace("/", "__") + ".pdf")
+
+
+def printed_html(html_page: str) -> str:
+    """The part of a page's HTML that its print shows or depends on: its <head> and its <main>
+    (the article, its figures named by their digest, the print-only title and contents, the
+    links to the neighbouring pages), with the version queries of its links taken out (Sphinx
+    writes one only once the file is in _static, so a page's first rewrite adds them; the
+    stylesheets' own bytes are digested instead). The contents sidebar, which names every
+    page's title, is left out: print hides it, and a retitled page would otherwise reprint the
+    whole edition."""
+    head = html_page[html_page.index("<head>"):html_page.index("</head>")]
+    main = html_page[html_page.index("<main "):html_page.index("</main>")]
+    return re.sub(r'\?(?:v|digest)=[0-9a-f]+"', '"', head + main)
+
+
+def part_digest(site: pathlib.Path, page: str) -> str:
+    """What a part is printed from: the page setup, the printed part of the page's HTML and
+    the stylesheets it links."""
+    path = site / f"{page}.html"
+    printed = printed_html(path.read_text(encoding="utf-8"))
+    digest = hashlib.sha256(json.dumps(PAGE_SETUP, sort_keys=True).encode())
+    digest.update(printed.encode())
+    for sheet in re.findall(r'<link rel="stylesheet"[^>]*href="([^"]+)"', printed):
+        digest.update((path.parent / sheet).resolve().read_bytes())
+    return digest.hexdigest()
+
+
+def outdated(site: pathlib.Path, pages: list, parts: pathlib.Path) -> list:
+    """The pages whose part is missing or was printed from something else."""
+    def current(page: str) -> bool:
+        stamp = part_file(parts, page).with_suffix(".sha256")
+        return part_file(parts, page).exists() and stamp.exists() and \
+            stamp.read_text() == part_digest(site, page)
+    return [page for page in pages if not current(page)]
+
+
+def print_parts(site: pathlib.Path, pages: list, parts: pathlib.Path, chromium: str) -> None:
+    """Print each of ``pages`` to its part, in one browser tab, each written whole (through a
+    temporary file) with the digest it was printed from. (Several browsers at once print no
+    faster on this machine: most of each page's time is loading the theme's styles and scripts.)"""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            tab = browser.new_page()
+            for page in pages:
+                target, digest = part_file(parts, page), part_digest(site, page)
+                tab.goto((site / f"{page}.html").resolve().as_uri())
+                tmp = target.with_suffix(f".{os.getpid()}.tmp")
+                tab.pdf(path=str(tmp), **PAGE_SETUP)
+                tmp.replace(target)
+                target.with_suffix(".sha256").write_text(digest)
+        finally:
+            browser.close()
+
+
+def page_title(site: pathlib.Path, page: str) -> str:
+    """The page's first heading, as text (its bookmark in the PDF)."""
+    found = re.search(r"<h1>(.*?)<a class=\"headerlink\"", (site / f"{page}.html").read_text(
+        encoding="utf-8"), re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1))).strip() if found else page
+
+
+def _local_target(uri: str, site: pathlib.Path) -> pathlib.Path | None:
+    """The file a link of a part leads to, when it is a file of this site (Chromium writes the
+    links of a page printed from disk as file:// addresses)."""
+    parsed = urllib.parse.urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return pathlib.Path(urllib.parse.unquote(parsed.path)).resolve()
+
+
+def _named_destinations(part: pikepdf.Pdf) -> dict:
+    """A part's named destinations (the anchors of its page), as name → (page index, top)."""
+    names = part.Root.get("/Names")
+    if names is None or "/Dests" not in names:
+        return {}
+    index = {page.objgen: i for i, page in enumerate(part.pages)}
+    found = {}
+    for name, target in pikepdf.NameTree(names.Dests).items():
+        array = target.get("/D", target) if isinstance(target, pikepdf.Dictionary) else target
+        top = array[3] if len(array) > 3 and array[1] == pikepdf.Name.XYZ else None
+        found[str(name)] = (index.get(array[0].objgen, 0), top)
+    return found
+
+
+#: The content-stream operators that put something on a sheet: text, images and forms, strokes,
+#: shadings (Chromium starts every sheet by filling it white, one rectangle and one fill).
+MARKS = {"Tj", "TJ", "'", '"', "Do", "S", "s", "B", "B*", "b", "b*", "sh"}
+
+
+def blank(sheet: pikepdf.Page) -> bool:
+    """Whether a printed sheet shows nothing: no mark but the white fill of its background."""
+    operators = [str(operator) for _, operator in pikepdf.parse_content_stream(sheet)]
+    return not MARKS.intersection(operators) and operators.count("f") + operators.count("f*") <= 1
+
+
+def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path, title: str,
+          language: str) -> None:
+    """Merge the parts of ``pages`` into ``pdf`` (written whole, through a temporary file): one
+    bookmark per page; a part's trailing blank sheets (Chromium ends some pages with one) left
+    out; a link to another page of the edition leads to that page's start; a link
+    to an anchor of its own page, to the anchor; a link to any other file of the site (a
+    download, data/), which a PDF cannot follow, is taken out and its words kept."""
+    merged = pikepdf.Pdf.new()
+    first_page, links, opened = {}, [], []
+    for page in pages:
+        part = pikepdf.Pdf.open(part_file(parts, page))
+        opened.append(part)
+        first_page[(site / f"{page}.html").resolve()] = len(merged.pages)
+        while len(part.pages) > 1 and blank(part.pages[-1]):
+            del part.pages[-1]
+        anchors = _named_destinations(part)
+        for offset, sheet in enumerate(part.pages):
+            for number, annotation in enumerate(sheet.obj.get("/Annots", [])):
+                if annotation.get("/Subtype") != pikepdf.Name.Link:
+                    continue
+                action = annotation.get("/A")
+                uri = str(action.URI) if action is not None and "/URI" in action else None
+                dest = annotation.get("/Dest")
+                if isinstance(dest, (pikepdf.String, pikepdf.Name)) and str(dest) in anchors:
+                    index, top = anchors[str(dest)]
+                    links.append((len(merged.pages) + offset, number, ("at", len(merged.pages) + index, top)))
+                elif uri is not None and _local_target(uri, site) is not None:
+                    links.append((len(merged.pages) + offset, number, ("file", _local_target(uri, site))))
+        with warnings.catch_warnings():   # named destinations are carried over above
+            warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
+            merged.pages.extend(part.pages)
+    removed = {}
+    for sheet, number, target in links:
+        annotation = merged.pages[sheet].obj.Annots[number]
+        if target[0] == "file":
+            if target[1] not in first_page:
+                removed.setdefault(sheet, set()).add(number)
+                continue
+            target = ("at", first_page[target[1]], None)
+        _, index, top = target
+        for key in ("/A", "/Dest"):
+            if key in annotation:
+                del annotation[key]
+        annotation.Dest = pikepdf.Array([merged.pages[index].obj, pikepdf.Name.XYZ, None,
+                                         top, None])
+    for sheet, numbers in removed.items():
+        annotations = merged.pages[sheet].obj.Annots
+        merged.pages[sheet].obj.Annots = pikepdf.Array(
+            [a for i, a in enumerate(annotations) if i not in numbers])
+    with merged.open_outline() as outline:
+        outline.root.extend(pikepdf.OutlineItem(page_title(site, page), first_page[
+            (site / f"{page}.html").resolve()]) for page in pages)
+    merged.Root.Lang = pikepdf.String(language)
+    merged.docinfo[pikepdf.Name.Title] = title
+    tmp = pdf.with_suffix(".pdf.tmp")
+    merged.save(tmp)
+    for part in opened:
+        part.close()
+    tmp.replace(pdf)
+
+
+def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path,
+                  title: str, language: str, chromium: str = "/usr/bin/chromium") -> list:
+    """Bring ``pdf`` up to date with the HTML pages of ``site``: print the parts of the pages
+    that changed, merge when anything was printed
+    or the PDF is missing, and log which parts were printed. Returns those pages."""
+    parts.mkdir(parents=True, exist_ok=True)
+    kept = {part_file(parts, page).name for page in pages}
+    for old in parts.glob("*.pdf"):   # the parts of pages the edition no longer has
+        if old.name not in kept:
+            old.unlink()
+            old.with_suffix(".sha256").unlink(missing_ok=True)
+    stale = outdated(site, pages, parts)
+    if stale:
+        print_parts(site, stale, parts, chromium)
+    if stale or not pdf.exists():
+        merge(site, pages, parts, pdf, title, language)
+    (parts / PRINTED_LOG).write_text(json.dumps({"printed": stale}, indent=1) + "\n")
+    return stale
