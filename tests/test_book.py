@@ -205,6 +205,28 @@ def test_the_pdf_embeds_every_font_by_name(built, lang):
 
 
 @pytest.mark.parametrize("lang", EDITIONS)
+def test_the_pdf_links_lead_inside_it_or_to_the_web_and_it_has_a_bookmark_per_page(built, lang):
+    """The parts are printed from files on disk, so Chromium writes their links to other pages
+    as file:// addresses of the machine that built them: in the merged PDF each leads to a page
+    of the PDF itself (or, for a download the PDF cannot hold, is gone), and every page of the
+    edition has a bookmark; the PDF says its language."""
+    pdf = pikepdf.Pdf.open(HTML / lang / f"book-{lang}.pdf")
+    inside, local = 0, []
+    for sheet in pdf.pages:
+        for link in sheet.obj.get("/Annots", []):
+            if link.get("/Subtype") != pikepdf.Name.Link:
+                continue
+            inside += "/Dest" in link
+            action = link.get("/A")
+            if action is not None and "/URI" in action and not str(action.URI).startswith("http"):
+                local.append(str(action.URI))
+    assert inside > 100 and not local, local[:3]
+    with pdf.open_outline() as outline:
+        assert len(outline.root) == len(pages(lang))
+    assert str(pdf.Root.Lang) == EDITIONS[lang]
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
 def test_the_reproducibility_page_links_the_canonical_files_copied_into_the_site(built, lang):
     page = HTML / lang / "book" / lang / "reproducibility.html"
     links = re.findall(r'href="(\.\./\.\./\.\./data/[^"]+)"', page.read_text(encoding="utf-8"))

@@ -251,7 +251,8 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     formula is drawn as MathML and no TeX is left raw, <html lang> is right, the page weighs at
     most 1 MB, the language switcher is in view without scrolling on a desktop and on a phone,
     tables fit at 1280 px and scroll at 390 px, display formulas are centred at 1280 px and
-    readable from their start at 390 px (scrolling to the rest), and (zh, es, it) no interface text of the
+    readable from their start at 390 px (scrolling to the rest), no page wider than the viewport
+    at either width (a long word in a heading made some 438 px wide on a phone), and (zh, es, it) no interface text of the
     English edition's same page appears; on the phone, no figure text is under 9 CSS px."""
     problems, figures = [], 0
     reader = Reader(browser, site)
@@ -289,6 +290,9 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
                 found += switcher_out_of_view(layout["switcher"], viewport)
                 found += tables_that_do_not_read(layout["tables"], viewport)
                 found += formulas_that_do_not_read(layout["formulas"], viewport)
+                if layout["width"]["page"] > layout["width"]["viewport"]:
+                    found.append(f"page {layout['width']['page']} px wide at "
+                                 f"{layout['width']['viewport']} px {layout['width']['headings']}")
                 if viewport is PHONE:
                     figures += len(layout["figures"])
                     found += figure_text_too_small(layout["figures"])
@@ -413,8 +417,12 @@ def figure_text_too_small(shown: list) -> list:
 #: What the all-pages check reads from a page, in one call: <html lang>, the formulas, the
 #: prose, the interface strings, the files the page loaded, and its layout at the current width.
 RESOURCES = "() => performance.getEntriesByType('resource').map(e => e.name)"
+#: How wide the page is against the viewport, and the widest heading's words when they stick out.
+WIDTH = """() => ({page: document.documentElement.scrollWidth, viewport: window.innerWidth,
+  headings: [...document.querySelectorAll('article h1, article h2, article h3')]
+    .filter(h => h.scrollWidth > h.clientWidth + 1).map(h => h.textContent.trim().slice(0, 40))})"""
 LAYOUT = f"""() => ({{switcher: ({SWITCHER})(), tables: ({TABLES})(), formulas: ({FORMULAS})(),
-  figures: ({FIGURES_SHOWN})()}})"""
+  figures: ({FIGURES_SHOWN})(), width: ({WIDTH})()}})"""
 READ = f"""() => ({{lang: document.documentElement.lang, math: ({MATH_REPORT})(),
   prose: ({PROSE_TEXT})(), interface: ({INTERFACE_STRINGS})(), resources: ({RESOURCES})(),
   ...({LAYOUT})()}})"""
