@@ -31,7 +31,7 @@ STYLE = {
     "svg.hashsalt": "tp-book",      # fixed ids inside the SVG
     "svg.fonttype": "path",         # glyphs as paths: no font needed to view
     "font.family": "DejaVu Sans",
-    "font.size": 12,                # with the sizes below: ≥ 9 CSS px on a 390 px phone
+    "font.size": 12,                # with FIGSIZE: ≥ 11 CSS px on a 390 px phone
     "legend.fontsize": 11,
     "axes.spines.top": False,
     "axes.spines.right": False,
@@ -40,8 +40,9 @@ STYLE = {
 }
 
 #: Figure size in inches: one panel, or two panels stacked (so that a phone shows them as
-#: large as a single one).
-FIGSIZE = {1: (6.0, 3.6), 2: (6.0, 6.4)}
+#: large as a single one). 4.8 in is 460.8 CSS px: a 390 px phone's column (358 px) shows it
+#: at 0.78 of its size, so the 11 pt legends come out at 11.4 px, and a desktop at full size.
+FIGSIZE = {1: (4.8, 3.2), 2: (4.8, 5.6)}
 
 #: Decimal marks the figures are drawn with: the editions' notations (zh and en use the point,
 #: es and it the comma). data/ holds one file per mark where the mark changes the figure.
@@ -298,8 +299,10 @@ def figure_versus_c(results: dict, fig, ax) -> None:
     ax.plot(sweep["c_ms"], sweep["two_ms"], color=COLOURS["two"])
     ax.annotate("T₁ = S + C", (sweep["c_ms"][-1], sweep["one_ms"][-1]),
                 color=COLOURS["one"], ha="right", va="bottom")
-    ax.annotate("T₂ = S + C/(2η) + H", (sweep["c_ms"][-1], sweep["two_ms"][-1]),
-                color=COLOURS["two"], ha="right", va="top", xytext=(0, -6),
+    # below the rising line, starting past its middle: the line climbs away from the words
+    middle = len(sweep["c_ms"]) * 11 // 20
+    ax.annotate("T₂ = S + C/(2η) + H", (sweep["c_ms"][middle], sweep["two_ms"][middle]),
+                color=COLOURS["two"], ha="left", va="top", xytext=(8, -8),
                 textcoords="offset points")
     c_star = results["break_even"]["c_ms"]
     if c_star is not None:
@@ -335,7 +338,7 @@ def figure_versus_b(results: dict, fig, ax) -> None:
 def figure_ledger(results: dict, fig, ax) -> None:
     """The base case as stacked bars: T1 = S + C against T2 = S + C/(2η) + H, and the overlap bound."""
     p, led = results["parameters"], results["ledger"]
-    fig.set_size_inches(6.4, 2.4)
+    fig.set_size_inches(FIGSIZE[1][0], 2.2)
     ax.grid(False)
     bars = (("T₁", ((p["s_ms"], "S"), (p["c_ms"], "C"))),
             ("T₂", ((p["s_ms"], "S"), (led["parallel_compute_ms"], "C/(2η)"),
@@ -444,10 +447,11 @@ def figure_amdahl(results: dict, fig, ax) -> None:
     sweep = results["parallel_theory"]["sweeps"]
     for colour, (serial, speedups) in zip(PALETTE, sweep["amdahl"].items()):
         s = float(serial)
-        ax.plot(sweep["devices"], speedups, color=colour)
+        ax.plot(sweep["devices"], speedups, color=colour, label=f"S = {s:.0%}")
         ax.axhline(1 / s, color=colour, linestyle="--", linewidth=0.8)
-        ax.annotate(f"S = {s:.0%}", (sweep["devices"][-1], 1 / s), color=colour, ha="right",
-                    va="top" if s > 0.5 else "bottom")
+    # a legend in the empty upper left: the limits 1/S of 50 % and 90 % lie too close together
+    # (and to the axis) for a label beside each
+    ax.legend(loc="upper left", frameon=False)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("N")
     ax.set_ylabel("1 / (S + (1 − S)/N)")
@@ -462,8 +466,9 @@ def figure_gustafson(results: dict, fig, ax) -> None:
     ax.plot(n, n, color=COLOURS["grey"], linestyle=":")
     ax.plot(n, sweep["gustafson"], color=COLOURS["bound"])
     ax.plot(n, sweep["amdahl_same_s"], color=COLOURS["one"])
-    ax.annotate("N + S(1 − N)", (n[-1], sweep["gustafson"][-1]), color=COLOURS["bound"],
-                ha="right", va="top", xytext=(0, -6), textcoords="offset points")
+    middle = len(n) * 11 // 20        # below the rising line, past its middle (as in versus_c)
+    ax.annotate("N + S(1 − N)", (n[middle], sweep["gustafson"][middle]), color=COLOURS["bound"],
+                ha="left", va="top", xytext=(8, -8), textcoords="offset points")
     ax.annotate("1 / (S + (1 − S)/N)", (n[-1], sweep["amdahl_same_s"][-1]), color=COLOURS["one"],
                 ha="right", va="bottom", xytext=(0, 4), textcoords="offset points")
     ax.set_xlabel("N  (S = 10%)")
@@ -477,7 +482,7 @@ def figure_training_ledger(results: dict, fig, ax) -> None:
     """The 30-day scenario as stacked days: one device against N devices under Amdahl's law."""
     ledger = results["parallel_theory"]["ledger_days"]
     n = results["parameters"]["th_devices"]
-    fig.set_size_inches(6.4, 2.6)
+    fig.set_size_inches(FIGSIZE[1][0], 2.3)
     ax.grid(False)
     colours = {"forward": COLOURS["one"], "backward": "#56B4E9", "optimizer": COLOURS["grey"],
                "communication": COLOURS["two"]}

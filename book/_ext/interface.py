@@ -11,11 +11,14 @@ sphinx-book-theme translates its buttons from its own catalogue, ``booktheme``, 
 "Descarga esta pagina" (no accent) in Spanish and 列印成 PDF (Taiwan's usage) in Chinese;
 ``book/locales/<lang>/LC_MESSAGES/booktheme.po`` puts the book's words before it. sphinx-copybutton
 has its words in its script ('Copiare', an infinitive, for Italian's "Copy"), corrected in the
-copy the build writes.
+copy the build writes. Sphinx's scripts (the search page's count line) take their words from
+Sphinx's own ``translations.js``, which leaves some empty in Italian; the build fills those from
+the edition's ``sphinx.po`` in the copy it writes.
 """
 from __future__ import annotations
 
 import gettext
+import json
 import pathlib
 from html import escape
 
@@ -68,9 +71,34 @@ def correct_copybutton_words(app: Sphinx, exception) -> None:
         script.write_text(text, encoding="utf-8")
 
 
+def fill_script_words(app: Sphinx, exception) -> None:
+    """Give the words Sphinx's ``translations.js`` leaves empty (or lacks) the edition's own,
+    from ``book/locales/<lang>/LC_MESSAGES/sphinx.po``, in the copy the build wrote."""
+    from babel.messages.pofile import read_po
+
+    script = pathlib.Path(app.outdir, "_static", "translations.js")
+    if exception is not None or not script.is_file():
+        return
+    ours = {}
+    for folder in app.config.locale_dirs:
+        po = pathlib.Path(app.srcdir, folder, app.config.language, "LC_MESSAGES", "sphinx.po")
+        if po.is_file():
+            with po.open("rb") as handle:
+                ours.update({m.id: m.string for m in read_po(handle) if m.id and m.string})
+    text = script.read_text(encoding="utf-8")
+    start, end = text.index("{"), text.rindex("}") + 1
+    catalogue = json.loads(text[start:end])
+    empty = {k: v for k, v in ours.items() if not catalogue["messages"].get(k)}
+    if empty:
+        catalogue["messages"].update(empty)
+        script.write_text(text[:start] + json.dumps(catalogue, ensure_ascii=False, indent=4,
+                                                    sort_keys=True) + text[end:], encoding="utf-8")
+
+
 def setup(app: Sphinx) -> dict:
     app.setup_extension("myst_nb")
     app.add_node(HideCodeCellNode, override=True, html=(visit_hidden_cell, depart_HideCellInput))
     app.connect("builder-inited", prefer_the_books_theme_words)
     app.connect("build-finished", correct_copybutton_words)
+    app.connect("build-finished", fill_script_words)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
