@@ -266,17 +266,25 @@ class Page:
     def ledger(self, claims: list, statuses: tuple = STATUSES) -> None:
         """Show source claims grouped by status, in the order of ``statuses`` (wrong first):
         one boxed list per status, titled with its symbol, word and count, so a wrong claim
-        stands apart by shape and words as well as colour. Each item gives the claim in this
-        page's language, the source's own words, the article, a link to the section, the
-        stated and computed values and, for a wrong number, the relative error."""
+        stands apart by shape and words as well as colour. Inside each box, one folded group
+        per article (in ARTICLE_PARTS order), titled with the article and its count: folded,
+        the ledger reads as a table of its verdicts by status and article, a screen or two
+        long (the PDF prints every group open). Each item gives the claim in this page's
+        language, the source's own words, a link to the section, the stated and computed
+        values and, for a wrong number, the relative error."""
         blocks = []
         for status in statuses:
             rows = [c for c in claims if c["status"] == status]
             if not rows:
                 continue
-            items = [self._ledger_item(c) for c in rows]
-            blocks.append(f":::{{admonition}} {self.word(status)} ({len(rows)})\n"
-                          f":class: {STATUS_CLASS[status]}\n\n" + "\n".join(items) + "\n:::")
+            groups = []
+            for article, part in ARTICLE_PARTS.items():
+                items = [self._ledger_item(c) for c in rows if c["article"] == article]
+                if items:
+                    groups.append(f":::{{dropdown}} {self.words['parts'][part]} ({len(items)})\n"
+                                  f":class-container: ledger-group\n\n" + "\n".join(items) + "\n:::")
+            blocks.append(f"::::{{admonition}} {self.word(status)} ({len(rows)})\n"
+                          f":class: {STATUS_CLASS[status]}\n\n" + "\n\n".join(groups) + "\n::::")
         display(Markdown("\n\n".join(blocks)))
 
     def claim_words(self, c: dict) -> dict:
@@ -291,8 +299,9 @@ class Page:
                 "reason": fill(own["reason"], self.lang) if "reason" in own else None}
 
     def _ledger_item(self, c: dict) -> str:
-        """One claim of the ledger as a Markdown list item (see ``ledger``). A qualitative claim
-        shows the quantity that decides it: the bound the sentence implies, and its value."""
+        """One claim of the ledger as a Markdown list item (see ``ledger``; its article is the
+        title of the group that holds it). A qualitative claim shows the quantity that decides
+        it: the bound the sentence implies, and its value."""
         words = self.claim_words(c)
         if c["relation"] is not None:
             quantity = words["quantity"]
@@ -309,8 +318,7 @@ class Page:
         lines = [f"- **{words['text']}** · {' · '.join(values)}"]
         if words["reason"] is not None and c["status"] != "reproduces":
             lines.append(f"  {words['reason']}")
-        lines.append(f"  {{doc}}`/notebooks/{self.lang}/{c['section']}` · "
-                     f"*{self.words['parts'][ARTICLE_PARTS[c['article']]]}*")
+        lines.append(f"  {{doc}}`/notebooks/{self.lang}/{c['section']}`")   # (its article: the group's)
         if self.lang != SOURCE_LANGUAGE:
             lines.append(f"  {self.word('source_words')}: <span lang=\"{SOURCE_LANGUAGE}\">"
                          f"{c['source_text']}</span>")

@@ -175,6 +175,19 @@ def test_each_edition_is_one_pdf_with_every_section_linked_from_its_front_page(b
     assert f'href="../../{pdf.name}"' in front
 
 
+@pytest.mark.parametrize("lang", ["es", "it", "en"])
+def test_the_pdf_prints_every_claim_of_the_ledger_whose_page_folds_them(built, lang):
+    """The claims page folds its claims into groups by status and article; its PDF part (printed
+    with the groups open, tools/pdf_edition.py) holds the source's own words of every claim of
+    data/claims.json (quoted under each claim outside the Chinese edition)."""
+    claims = json.loads((ROOT / "data" / "claims.json").read_text(encoding="utf-8"))
+    part = ROOT / "_build" / "pdf" / lang / f"book__{lang}__claims.pdf"
+    text = squeeze(subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(part), "-"], check=True,
+                                  capture_output=True, text=True).stdout)
+    missing = [c["id"] for c in claims if squeeze(html.unescape(c["source_text"]))[:12] not in text]
+    assert not missing, f"{part.name}: {len(missing)} of {len(claims)} claims missing, {missing[:5]}"
+
+
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_no_pdf_page_is_blank(built, lang, tmp_path):
     """Every sheet of the PDF shows something: drawn by Poppler at 12 dpi in grey, some pixel is

@@ -17,7 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 import words
-from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, build_once, pages, serve
+from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, ROOT, build_once, pages, serve
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -539,3 +539,52 @@ def test_what_scrolls_sideways_fades_where_more_of_it_lies(site, browser, path):
         assert not problems, f"{path}: " + "; ".join(problems)
     finally:
         reader.close()
+
+
+#: The claims ledger's groups as a phone shows them: each folded group's title, its number of
+#: claims, and how many of them it shows once opened.
+LEDGER_GROUPS = """async () => { const out = [];
+  for (const group of document.querySelectorAll('article details.ledger-group')) {
+    const shut = group.querySelector('li') ? group.querySelector('li').checkVisibility() : null;
+    group.open = true;
+    out.push({title: group.querySelector('summary').innerText.trim(), shut_shows: shut,
+              items: [...group.querySelectorAll('li')].filter(li => li.checkVisibility()).length});
+  }
+  return out; }"""
+#: At most how many phone screens the ledger page may fill with its groups folded (it filled
+#: 32 (zh) to 60 (es) before, one claim after another).
+LEDGER_SCREENS = 6
+
+
+@pytest.mark.parametrize("lang", ORDER)
+def test_the_ledger_reads_as_its_verdicts_by_status_and_article(site, browser, lang):
+    """On a 390 px phone the claims page opens with every group folded: it fits in a few
+    screens, each status box holds one group per article, titled with the article's name and its
+    count; every group opened shows that many claims, and the counts add up to the ledger's
+    claims (data/claims.json, independently of the page)."""
+    claims = json.loads((ROOT / "data" / "claims.json").read_text(encoding="utf-8"))
+    parts = words.edition(lang)["parts"]
+    reader = Reader(browser, site, PHONE).open(f"{lang}/book/{lang}/claims.html")
+    try:
+        page = reader.page
+        height = page.evaluate("() => document.documentElement.scrollHeight")
+        assert height <= LEDGER_SCREENS * PHONE["height"], f"{height} px tall with its groups folded"
+        groups = page.evaluate(LEDGER_GROUPS)
+    finally:
+        reader.close()
+    assert len(groups) == len({(c["status"], c["article"]) for c in claims}), \
+        [g["title"] for g in groups]
+    problems, total = [], 0
+    for group in groups:
+        # (Sphinx writes the words' apostrophe as a typographic one)
+        found = re.fullmatch(r"(.+) \((\d+)\)", group["title"].replace("’", "'"))
+        if not found or found.group(1) not in {parts[p] for p in ("split", "tp", "theory")}:
+            problems.append(f"group titled {group['title']!r}")
+            continue
+        count = int(found.group(2))
+        total += count
+        if group["shut_shows"] or group["items"] != count:
+            problems.append(f"{group['title']}: shows {group['items']} claims opened "
+                            f"(folded: {group['shut_shows']})")
+    assert not problems, problems
+    assert total == len(claims)

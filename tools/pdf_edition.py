@@ -30,6 +30,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 #: How every part is printed; part of each part's digest, so a change here reprints them all.
 PAGE_SETUP = {"format": "A4", "print_background": True,
               "margin": {"top": "18mm", "bottom": "18mm", "left": "16mm", "right": "16mm"}}
+#: Run on each page before it is printed: the folded groups of the claims ledger open (a
+#: reader of the PDF cannot unfold them). The code cells' "show code" boxes stay folded.
+OPEN_GROUPS = "() => document.querySelectorAll('details.ledger-group').forEach(d => d.open = true)"
 #: The log of the last build's printing, beside the parts.
 PRINTED_LOG = "printed.json"
 
@@ -53,11 +56,11 @@ def printed_html(html_page: str) -> str:
 
 
 def part_digest(site: pathlib.Path, page: str) -> str:
-    """What a part is printed from: the page setup, the printed part of the page's HTML and
-    the stylesheets it links."""
+    """What a part is printed from: the page setup and the script run before printing, the
+    printed part of the page's HTML and the stylesheets it links."""
     path = site / f"{page}.html"
     printed = printed_html(path.read_text(encoding="utf-8"))
-    digest = hashlib.sha256(json.dumps(PAGE_SETUP, sort_keys=True).encode())
+    digest = hashlib.sha256(json.dumps([PAGE_SETUP, OPEN_GROUPS], sort_keys=True).encode())
     digest.update(printed.encode())
     for sheet in re.findall(r'<link rel="stylesheet"[^>]*href="([^"]+)"', printed):
         digest.update((path.parent / sheet).resolve().read_bytes())
@@ -86,6 +89,7 @@ def print_parts(site: pathlib.Path, pages: list, parts: pathlib.Path, chromium: 
             for page in pages:
                 target, digest = part_file(parts, page), part_digest(site, page)
                 tab.goto((site / f"{page}.html").resolve().as_uri())
+                tab.evaluate(OPEN_GROUPS)
                 tmp = target.with_suffix(f".{os.getpid()}.tmp")
                 tab.pdf(path=str(tmp), **PAGE_SETUP)
                 tmp.replace(target)

@@ -17,4 +17,4 @@ page.glue("claims_article2", sum(c["article"] == "002" for c in ledger), 0)
 page.glue("claims_article3", sum(c["article"] == "004" for c in ledger), 0)
 
 # %% ledger
-page.ledger(ledger)   # grouped by status, wrong claims first
+page.ledger(ledger)
