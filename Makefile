@@ -37,11 +37,19 @@ book: $(READY)
 	@bash tools/system-packages.sh
 	$(BIN)/python tools/build_book.py
 
+# Lighthouse for the browser suite, pinned by tools/lighthouse/package-lock.json (npm, which
+# tools/system-packages.sh installs where missing; without it the Lighthouse test says so).
+LIGHTHOUSE := tools/lighthouse/node_modules/.bin/lighthouse
+$(LIGHTHOUSE): tools/lighthouse/package-lock.json
+	@if command -v npm >/dev/null; then npm ci --prefix tools/lighthouse --no-audit --no-fund --silent && touch $@; \
+	 else echo "make: npm is missing, so Lighthouse is not installed (Debian: apt-get install npm)"; fi
+
 ## test: model, parameter space, data, prose, notebooks (papermill and nbval), the four builds
-## read in a browser; one session on three workers (a notebook's cells stay on one: conftest.py),
-## no timing
+## read in a browser, Lighthouse on two pages; one session on three workers (a notebook's cells
+## stay on one: conftest.py), no timing
 test: $(READY) $(LAB_READY)
 	@bash tools/system-packages.sh
+	@$(MAKE) --no-print-directory $(LIGHTHOUSE)
 	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider -rs
 
 ## check: the inner loop (about a minute): data/ and the notebooks against their sources, the

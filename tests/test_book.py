@@ -175,6 +175,25 @@ def test_each_edition_is_one_pdf_with_every_section_linked_from_its_front_page(b
     assert f'href="../../{pdf.name}"' in front
 
 
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_every_page_describes_itself_by_its_first_words(built, lang):
+    """Each page's <meta name="description"> (book/_ext/description.py) is there, at most 160
+    characters, and opens with the page's own first words of prose (the search page, which
+    has none, with the edition's title)."""
+    problems = []
+    for page in pages(lang) + [HTML / lang / "search.html"]:
+        text = page.read_text(encoding="utf-8")
+        found = re.findall(r'<meta name="description" content="([^"]*)"', text)
+        if len(found) != 1 or not found[0].strip():
+            problems.append(f"{page.name}: {len(found)} descriptions")
+            continue
+        description = html.unescape(found[0])
+        prose = squeeze(html.unescape(re.sub(r"<[^>]+>", "", text[text.index("<body"):])))
+        if len(description) > 160 or squeeze(description.rstrip("…"))[:20] not in prose:
+            problems.append(f"{page.name}: {description!r}")
+    assert not problems, problems
+
+
 @pytest.mark.parametrize("lang", ["es", "it", "en"])
 def test_the_pdf_prints_every_claim_of_the_ledger_whose_page_folds_them(built, lang):
     """The claims page folds its claims into groups by status and article; its PDF part (printed

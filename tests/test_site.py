@@ -471,15 +471,16 @@ READ = f"""() => ({{lang: document.documentElement.lang, math: ({MATH_REPORT})()
 
 #: Pages whose tables and code lines are wider than a phone (the Spanish and Italian split-04
 #: tables were cut exactly between columns, so that T₁, T₂ and T₁/T₂ looked absent).
-SIDEWAYS_PAGES = ["es/notebooks/es/split-04-break-even.html",
+SIDEWAYS_PAGES = ["es/notebooks/es/split-04-break-even.html",   # a table, code, a formula
                   "it/notebooks/it/split-04-break-even.html",
                   "zh/notebooks/zh/split-03-ledger.html"]
-#: The boxes of a page that scroll sideways (what sideways.js watches) and are drawn (a folded
-#: code cell's lines are not), numbered for the locators below.
-SIDEWAYS = """() => [...document.querySelectorAll(
-    '.pst-scrollable-table-container, article div.highlight pre')]
+#: The boxes of a page that scroll sideways (those sideways.js watches, by its own selector) and
+#: are drawn (a folded code cell's lines are not), numbered for the locators below.
+SIDEWAYS_SELECTOR = re.search(r'const BOXES = "([^"]+)"', (ROOT / "book" / "_static" / "sideways.js")
+                              .read_text(encoding="utf-8")).group(1)
+SIDEWAYS = f"""() => [...document.querySelectorAll('{SIDEWAYS_SELECTOR}')]
   .filter(b => b.scrollWidth > b.clientWidth + 1 && b.checkVisibility())
-  .map((b, i) => { b.dataset.sideways = i; return i; })"""
+  .map((b, i) => {{ b.dataset.sideways = i; return i; }})"""
 #: The fade switched off (to compare with what the page draws) while <html> is .plain.
 PLAIN = "html.plain .sideways { -webkit-mask: none !important; mask: none !important; }"
 #: Mean grey-level difference (0–255) between a box's edge as drawn and drawn without the fade,
@@ -515,7 +516,7 @@ def _edge_fades(page, index: int) -> dict:
 
 @pytest.mark.parametrize("path", SIDEWAYS_PAGES)
 def test_what_scrolls_sideways_fades_where_more_of_it_lies(site, browser, path):
-    """On a 390 px phone, each table and code cell wider than the column is drawn faded at its
+    """On a 390 px phone, each table, code cell and formula wider than the column is faded at its
     right edge (against the same box drawn without the fade) and plain at its left; scrolled to
     its end, the fade moves to the left edge and the right edge is drawn plain."""
     reader = Reader(browser, site, PHONE).open(path)
@@ -588,3 +589,44 @@ def test_the_ledger_reads_as_its_verdicts_by_status_and_article(site, browser, l
                             f"(folded: {group['shut_shows']})")
     assert not problems, problems
     assert total == len(claims)
+
+
+#: The pages whose defects the checks above were written for, kept as screenshots at both
+#: widths under _build/screens/<lang>/ for a person to look at what the checks checked.
+SCREEN_PAGES = ["book/{lang}/index.html", "notebooks/{lang}/split-04-break-even.html",
+                "notebooks/{lang}/tp-05-scaling.html", "notebooks/{lang}/theory-03-amdahl.html",
+                "book/{lang}/claims.html", "search.html?q={word}"]
+SCREENS = HTML.parent / "screens"
+
+
+@pytest.mark.parametrize("lang", ORDER)
+def test_screens_of_the_checked_pages_are_kept_for_a_person(site, browser, lang):
+    """Each page of SCREEN_PAGES, its first screen at 390 and 1280 px and the whole page at
+    390 px, saved as PNG under _build/screens/<lang>/; each shows something (its darkest pixel
+    is darker than the page's background) and is as wide as its viewport."""
+    from PIL import Image
+
+    folder = SCREENS / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    problems = []
+    for viewport in (PHONE, DESKTOP):
+        reader = Reader(browser, site, viewport)
+        try:
+            for template in SCREEN_PAGES:
+                path = template.format(lang=lang, word=urllib.parse.quote(SEARCH_WORDS[lang]))
+                page = reader.open(f"{lang}/{path}").page
+                if path.startswith("search"):
+                    page.wait_for_function("() => typeof Search !== 'undefined'"
+                                           " && Search._pulse_status === -1", timeout=30000)
+                stem = re.sub(r"\W+", "-", path.split("?")[0].removesuffix(".html")).strip("-")
+                shots = {f"{stem}-{viewport['width']}.png": False}
+                if viewport is PHONE:
+                    shots[f"{stem}-{viewport['width']}-whole.png"] = True
+                for name, whole in shots.items():
+                    page.screenshot(path=str(folder / name), full_page=whole)
+                    image = Image.open(folder / name).convert("L")
+                    if image.width != viewport["width"] or image.getextrema()[0] > 100:
+                        problems.append(f"{name}: {image.size}, darkest {image.getextrema()[0]}")
+        finally:
+            reader.close()
+    assert not problems, problems

@@ -2,7 +2,8 @@
 # What the book needs outside Python, installed with apt-get where it is missing (as root, or
 # through sudo): Debian's Chromium prints the PDF editions and reads the site in the tests;
 # fonts-noto-cjk draws Chinese on screen and fonts-wqy-microhei in the PDFs (a TrueType font,
-# which Chromium embeds by name); Poppler's pdftotext and pdffonts read the PDFs in the tests.
+# which Chromium embeds by name); Poppler's pdftotext and pdffonts read the PDFs in the tests;
+# npm installs the pinned Lighthouse of the browser suite (tools/lighthouse).
 # Where apt-get cannot run, it says what is missing and exits 0: `make book` then builds the
 # site without the PDFs and says so (BOOK_CHROMIUM names another Chromium, e.g. on macOS).
 set -euo pipefail
@@ -12,6 +13,7 @@ command -v pdftotext >/dev/null && command -v pdffonts >/dev/null || missing+=(p
 fonts=$(fc-list 2>/dev/null || true)
 grep -q "Noto Sans CJK" <<<"$fonts" || missing+=(fonts-noto-cjk)
 grep -q "WenQuanYi Micro Hei" <<<"$fonts" || missing+=(fonts-wqy-microhei)
+command -v npm >/dev/null || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ]; then SUDO=(); elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=(sudo); else SUDO=(none); fi
 if ! command -v apt-get >/dev/null || [ "${SUDO[*]-}" = none ]; then

@@ -1,10 +1,10 @@
 // What scrolls sideways on a page (a table in pydata-sphinx-theme's scroll container, a code
-// cell's lines): each such box is marked .sideways, and .more-left or .more-right while more of
+// cell's lines, a display formula wider than the column): each such box is marked .sideways, and .more-left or .more-right while more of
 // it lies beyond that edge, for site.css to fade the edge; again on every scroll, resize and
 // opened "show code" box (whose lines had no width while folded).
 "use strict";
 (() => {
-  const BOXES = ".pst-scrollable-table-container, article div.highlight pre";
+  const BOXES = ".pst-scrollable-table-container, article div.highlight pre, article div.math";
   const mark = (box) => {
     const beyond = box.scrollWidth - box.clientWidth - box.scrollLeft;
     box.classList.toggle("sideways", box.scrollWidth > box.clientWidth + 1);
