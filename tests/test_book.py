@@ -225,12 +225,13 @@ def test_no_pdf_page_is_blank(built, lang, tmp_path):
 def test_the_pdf_embeds_every_font_by_name(built, lang):
     """No Type 3 font (Chromium embeds Noto CJK, an OpenType/CFF font, as hundreds of unnamed
     Type 3 fonts, whose text copies and searches unreliably); the Chinese PDF's Chinese is in a
-    named TrueType font."""
+    named TrueType font; the theme's icon font is not embedded (its icons are drawn as SVG)."""
     pdf = HTML / lang / f"book-{lang}.pdf"
     listing = subprocess.run(["pdffonts", str(pdf)], check=True, capture_output=True,
                              text=True).stdout.splitlines()[2:]
     kinds = {" ".join(line.split()[1:3]) for line in listing}
     assert not [line for line in listing if " Type 3 " in line], f"{pdf.name}: Type 3 fonts"
+    assert not [line for line in listing if "FontAwesome" in line], f"{pdf.name}: the icon font"
     assert "CID TrueType" in kinds
     if lang == "zh":
         assert any("WenQuanYiMicroHei" in line for line in listing)
