@@ -48,7 +48,7 @@ $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 ## read in a browser, Lighthouse on two pages; one session on three workers (a notebook's cells
 ## stay on one: conftest.py), no timing
 test: $(READY) $(LAB_READY)
-	@bash tools/system-packages.sh
+	@bash tools/system-packages.sh --tests
 	@$(MAKE) --no-print-directory $(LIGHTHOUSE)
 	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider -rs
 
