@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.requirements-installed
 
-.PHONY: book test check data notebooks reviewed bench measure lab clean distclean
+.PHONY: book test check data notebooks reviewed audit bench measure lab clean distclean
 
 # A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)
 # is removed here and remade below.
@@ -76,6 +76,11 @@ notebooks: $(READY)
 ## names the editions that must follow when one edition's prose changed since)
 reviewed: $(READY)
 	$(BIN)/python tools/notebooks.py --reviewed $(SECTION)
+
+## audit: Lighthouse (mobile, the site served gzip-compressed as GitHub Pages serves it) on four
+## pages of each edition beside the theme's near-empty page, written into README.md; after make book
+audit: $(READY) $(LIGHTHOUSE)
+	$(BIN)/python tools/audit.py
 
 ## bench: measure speed as ratios side by side and write them into README.md (never fails on
 ## a number; QUICK=1 skips the fresh-clone `make test`, whose rows keep the date they were measured)

@@ -1,0 +1,132 @@
+"""Lighthouse (tools/lighthouse) on the built site served as GitHub Pages serves it (gzip), in its
+mobile setting, on every edition's front page and one section of each article, beside a
+reference measured in the same run: the theme's own near-empty page (genindex.html), so that a
+slow machine shows as a slow reference. The table goes into the README between the AUDIT
+markers, with the date and the machine (never a test: performance depends on the machine).
+
+    python tools/audit.py        (make audit; run make book first)
+"""
+from __future__ import annotations
+
+import datetime
+import functools
+import gzip
+import http.server
+import io
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+
+from build_book import CHROMIUM, CHROMIUM_ARGS
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+LIGHTHOUSE = ROOT / "tools" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+#: The pages audited in each edition, and the reference (the theme's page with no content).
+PAGES = ["book/{lang}/index", "notebooks/{lang}/split-04-break-even",
+         "notebooks/{lang}/tp-05-scaling", "notebooks/{lang}/theory-03-amdahl"]
+REFERENCE = "en/genindex"
+START, END = "<!-- AUDIT:START -->", "<!-- AUDIT:END -->"
+
+
+class Compressed(http.server.SimpleHTTPRequestHandler):
+    """A static file server that sends files gzip-compressed to a client that accepts it, as
+    GitHub Pages does."""
+
+    def log_message(self, *args):
+        pass
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if not os.path.isfile(path) or "gzip" not in self.headers.get("Accept-Encoding", ""):
+            return super().send_head()
+        with open(path, "rb") as handle:
+            body = gzip.compress(handle.read(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+def serve_compressed(directory: pathlib.Path) -> tuple:
+    """Serve ``directory`` compressed on an ephemeral 127.0.0.1 port; (base URL, server)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(Compressed, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}", server
+
+
+def lighthouse(url: str, report: pathlib.Path, categories=CATEGORIES) -> dict:
+    """Lighthouse's JSON report of ``url`` in its mobile setting (written to ``report``)."""
+    subprocess.run([str(LIGHTHOUSE), url, f"--only-categories={','.join(categories)}",
+                    "--form-factor=mobile", "--quiet", "--output=json", f"--output-path={report}",
+                    "--chrome-flags=" + " ".join(["--headless", *CHROMIUM_ARGS])],
+                   check=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300)
+    return json.loads(report.read_text(encoding="utf-8"))
+
+
+def summary(result: dict) -> dict:
+    """Scores (0–100) by category, the largest contentful paint in s and the bytes sent."""
+    audits = result["audits"]
+    return {**{name: round(100 * result["categories"][name]["score"])
+               for name in CATEGORIES if name in result["categories"]},
+            "lcp_s": audits["largest-contentful-paint"]["numericValue"] / 1000,
+            "transfer_kib": audits["total-byte-weight"]["numericValue"] / 1024}
+
+
+def table(rows: dict, today: str) -> str:
+    """The README's table: one row per page, the reference first."""
+    lines = [f"Measured {today} on {platform.machine()}, {os.cpu_count()} cores, "
+             f"Lighthouse mobile, served gzip-compressed.", "",
+             "| page | performance | accessibility | best practices | SEO | LCP | transfer |",
+             "|---|---|---|---|---|---|---|"]
+    for page, s in rows.items():
+        lines.append(f"| {page} | {s['performance']} | {s['accessibility']} | "
+                     f"{s['best-practices']} | {s['seo']} | {s['lcp_s']:.1f} s | "
+                     f"{s['transfer_kib']:.0f} KiB |")
+    return "\n".join(lines)
+
+
+def write_into_readme(text: str) -> None:
+    """Replace the table between the README's AUDIT markers, written whole."""
+    readme = ROOT / "README.md"
+    content = readme.read_text(encoding="utf-8")
+    if START not in content:
+        raise SystemExit("README.md has no <!-- AUDIT:START --> marker")
+    before, rest = content.split(START, 1)
+    tmp = readme.with_suffix(".md.tmp")
+    tmp.write_text(f"{before}{START}\n{text}\n{END}{rest.split(END, 1)[1]}", encoding="utf-8")
+    tmp.replace(readme)
+
+
+def main() -> int:
+    if not LIGHTHOUSE.exists():
+        raise SystemExit(f"{LIGHTHOUSE} is missing: run `make audit` (it installs it with npm ci)")
+    pages = [REFERENCE + " (reference)"] + [f"{lang}/" + p.format(lang=lang)
+                                            for lang in ("zh", "es", "it", "en") for p in PAGES]
+    base, server = serve_compressed(HTML)
+    rows = {}
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for page in pages:
+                path = page.split(" ")[0]
+                rows[page] = summary(lighthouse(f"{base}/{path}.html", pathlib.Path(folder) / "r.json"))
+                print(page, rows[page], flush=True)
+    finally:
+        server.shutdown()
+    text = table(rows, datetime.date.today().isoformat())
+    print(text)
+    write_into_readme(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
