@@ -50,7 +50,8 @@ $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 test: $(READY) $(LAB_READY)
 	@bash tools/system-packages.sh --tests
 	@$(MAKE) --no-print-directory $(LIGHTHOUSE)
-	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider -rs
+	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider -rs \
+	  --durations=12
 
 ## check: the inner loop (about a minute): data/ and the notebooks against their sources, the
 ## models, the sections, the prose numbers and the layout, and the English edition's HTML
