@@ -219,11 +219,17 @@ def environment(ranks: Ranks, backend: str) -> dict:
     else:
         device_name = cpu_model()
     return {"host": socket.gethostname(), "device": ranks.device.type, "device_name": device_name,
-            "cores_visible": os.cpu_count(), "threads_per_rank": torch.get_num_threads(),
+            "cores_visible": cores_visible(), "threads_per_rank": torch.get_num_threads(),
             "backend": backend, "world_size": ranks.size,
             "nodes": ranks.size // ranks.local_size, "torch_version": torch.__version__,
             "python_version": platform.python_version(), "platform": platform.platform(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def cores_visible() -> int:
+    """The cores this process may run on: its CPU affinity, which a container, a scheduler or
+    taskset narrows (os.cpu_count() counts the machine's, which this run may not have)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
 def cpu_model() -> str:

@@ -13,6 +13,7 @@ import math
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -266,6 +267,17 @@ def test_a_quick_run_on_two_ranks_writes_a_valid_record(tmp_path):
     assert len(record["trace"]["half_ms"]) == 2
     assert "speedup: predicted" in result.stdout
     assert written(folder) == ["quick.json"]
+
+
+@pytest.mark.skipif(not shutil.which("taskset"), reason="taskset (util-linux) is not installed")
+def test_the_record_counts_the_cores_the_run_may_use_not_the_machines():
+    """Pinned to one core by taskset, the worker reports one core visible, whatever the machine
+    has (os.cpu_count() reported the machine's: issue 17)."""
+    need_torch()
+    result = subprocess.run(["taskset", "-c", "0", sys.executable, "-c",
+                             "from measure.worker import cores_visible; print(cores_visible())"],
+                            cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "1", result.stdout + result.stderr
 
 
 @pytest.mark.parametrize("fault, timeout_s, message", [
