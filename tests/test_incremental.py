@@ -35,7 +35,7 @@ def small_book(folder):
     """A copy of the book's files in ``folder`` with the five-page table of contents."""
     copy = folder / "book"
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        ".venv", "_build", ".git", "__pycache__", "*.pyc", ".pytest_cache"))
+        ".venv", "_build", ".git", "__pycache__", "*.pyc", ".pytest_cache", "node_modules"))
     (copy / "_toc.yml").write_text(SMALL_TOC, encoding="utf-8")
     return copy
 
