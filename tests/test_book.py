@@ -194,6 +194,24 @@ def test_every_page_describes_itself_by_its_first_words(built, lang):
     assert not problems, problems
 
 
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_pdf_keeps_a_code_cell_with_the_start_of_its_output(built, lang):
+    """The claims ledger's visible cell, ``page.ledger(ledger)``, is printed on the sheet where
+    its output (the ledger, many sheets long) begins: its first status box's title, with the
+    count data/claims.json gives (the cell was printed alone at the foot of a sheet)."""
+    claims = json.loads((ROOT / "data" / "claims.json").read_text(encoding="utf-8"))
+    first = f"{words.edition(lang)['words']['does not reproduce']} " \
+            f"({sum(c['status'] == 'does not reproduce' for c in claims)})"
+    part = ROOT / "_build" / "pdf" / lang / f"book__{lang}__claims.pdf"
+    sheets = [squeeze(subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), "-raw", "-enc",
+                                      "UTF-8", str(part), "-"], check=True, capture_output=True,
+                                     text=True).stdout)
+              for n in range(1, len(pikepdf.Pdf.open(part).pages) + 1)]
+    holding = [n for n, text in enumerate(sheets, 1) if "page.ledger(ledger)" in text]
+    assert len(holding) == 1, holding
+    assert squeeze(first) in sheets[holding[0] - 1], f"sheet {holding[0]} lacks {first!r}"
+
+
 @pytest.mark.parametrize("lang", ["es", "it", "en"])
 def test_the_pdf_prints_every_claim_of_the_ledger_whose_page_folds_them(built, lang):
     """The claims page folds its claims into groups by status and article; its PDF part (printed
