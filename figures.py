@@ -443,11 +443,13 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
 
 @figure
 def figure_amdahl(results: dict, fig, ax) -> None:
-    """Amdahl's speedup against N for the table's serial fractions, with their limits 1/S."""
+    """Amdahl's speedup against N for the table's serial fractions, with their limits 1/S. S is
+    written as the fraction the formula takes (0.05, not 5 %): the editions write a percentage
+    each in their own way (5 % in Spanish), and the figure is the same in all but its mark."""
     sweep = results["parallel_theory"]["sweeps"]
     for colour, (serial, speedups) in zip(PALETTE, sweep["amdahl"].items()):
         s = float(serial)
-        ax.plot(sweep["devices"], speedups, color=colour, label=f"S = {s:.0%}")
+        ax.plot(sweep["devices"], speedups, color=colour, label=f"S = {s:g}")
         ax.axhline(1 / s, color=colour, linestyle="--", linewidth=0.8)
     # a legend in the empty upper left: the limits 1/S of 50 % and 90 % lie too close together
     # (and to the axis) for a label beside each
@@ -460,7 +462,8 @@ def figure_amdahl(results: dict, fig, ax) -> None:
 
 @figure
 def figure_gustafson(results: dict, fig, ax) -> None:
-    """Amdahl (fixed problem) against Gustafson (scaled problem) at the article's S = 10 %."""
+    """Amdahl (fixed problem) against Gustafson (scaled problem) at the article's S = 0.1 (as a
+    fraction, like fig_amdahl)."""
     sweep = results["parallel_theory"]["sweeps"]
     n = sweep["gustafson_devices"]
     ax.plot(n, n, color=COLOURS["grey"], linestyle=":")
@@ -471,7 +474,7 @@ def figure_gustafson(results: dict, fig, ax) -> None:
                 ha="left", va="top", xytext=(8, -8), textcoords="offset points")
     ax.annotate("1 / (S + (1 − S)/N)", (n[-1], sweep["amdahl_same_s"][-1]), color=COLOURS["one"],
                 ha="right", va="bottom", xytext=(0, 4), textcoords="offset points")
-    ax.set_xlabel("N  (S = 10%)")
+    ax.set_xlabel(f"N  (S = {results['parallel_theory']['facts']['gustafson_serial']:g})")
     ax.set_ylabel("T(1) / T(N)")
     ax.set_xlim(1, n[-1])
     ax.set_ylim(0, n[-1])
