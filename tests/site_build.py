@@ -2,6 +2,7 @@
 worker gets there first), served on 127.0.0.1, and read in Debian's headless Chromium."""
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import http.server
@@ -118,6 +119,18 @@ class _Server(http.server.ThreadingHTTPServer):
         """A browser that leaves a page mid-download closes the connection: not an error."""
         if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
             super().handle_error(request, client_address)
+
+
+@contextlib.contextmanager
+def built_site(server=None):
+    """The book built once for this test run and served by ``server`` (``serve`` by default:
+    a function of a folder that returns (base URL, server)); yields the base URL."""
+    build_once()
+    base, running = (server or serve)(HTML)
+    try:
+        yield base
+    finally:
+        running.shutdown()
 
 
 def serve(directory: pathlib.Path) -> tuple:

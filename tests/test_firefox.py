@@ -6,18 +6,15 @@ Firefox takes the screenshot), and paints each result as one square, green or re
 its top left; the test reads the squares back from the screenshot."""
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import re
 import shutil
 import subprocess
-import threading
 
 import pytest
 
-from site_build import HTML, ROOT, build_once
+from site_build import HTML, ROOT, build_once, serve
 
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
 PHONE = {"width": 390, "height": 844}
@@ -113,21 +110,14 @@ def read_squares(png) -> list:
     return rows
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     """A folder with the built site under site/ (a link), served on 127.0.0.1; (folder, base)."""
     build_once()
     root = tmp_path_factory.mktemp("firefox")
     (root / "site").symlink_to(HTML, target_is_directory=True)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(_Quiet, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield root, f"http://127.0.0.1:{server.server_port}"
+    base, server = serve(root)
+    yield root, base
     server.shutdown()
 
 

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from audit import LIGHTHOUSE, lighthouse, serve_compressed
-from site_build import HTML, build_once
+from site_build import built_site
 
 #: The front page of one edition and a section with a table, a figure and formulas of another.
 PAGES = ["en/book/en/index.html", "zh/notebooks/zh/split-04-break-even.html"]
@@ -26,10 +26,9 @@ BUDGETS_BYTES = {"transfer": 180 * 1024, "render-blocking": 120 * 1024,
 
 @pytest.fixture(scope="module")
 def site():
-    build_once()
-    base, server = serve_compressed(HTML)
-    yield base
-    server.shutdown()
+    """The built book, served gzip-compressed; the base URL."""
+    with built_site(serve_compressed) as base:
+        yield base
 
 
 def failed_audits(result: dict) -> list:

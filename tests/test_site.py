@@ -17,7 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 import words
-from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, ROOT, build_once, pages, serve
+from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, ROOT, built_site, pages
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -123,10 +123,8 @@ def tables_that_do_not_read(tables: list, viewport: dict) -> list:
 @pytest.fixture(scope="module")
 def site():
     """The built book, served locally; the base URL."""
-    build_once()
-    base, server = serve(HTML)
-    yield base
-    server.shutdown()
+    with built_site() as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -45,9 +45,15 @@ def svg_size_px(text: str) -> tuple | None:
     return None if found is None else tuple(round(float(v) * PX_PER_PT) for v in found.groups())
 
 
+def edition_of(app: Sphinx) -> str:
+    """The edition being built: as tools/build_book.py names it, or, in a plain `jupyter-book
+    build .` of _config.yml (the English edition), from the build's language."""
+    return app.config.html_context.get("edition") or (app.config.language or "en")[:2]
+
+
 def describe_figures(app: Sphinx, doctree, docname: str) -> None:
     """Give each SVG image of a page its figure's words as alt text, and note its size."""
-    described = words.edition(app.config.html_context["edition"])["figures"]
+    described = words.edition(edition_of(app))["figures"]
     for node in doctree.findall(nodes.image):
         source = pathlib.Path(app.srcdir) / node["uri"]
         if source.suffix != ".svg" or not source.is_file():
