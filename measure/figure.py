@@ -3,6 +3,12 @@ from __future__ import annotations
 
 from figures import COLOURS, figure
 
+#: Message sizes labelled with the byte's symbol and SI prefixes (1 kB = 1000 B), the same in
+#: every edition: the axis said "V (bytes)", an English word in the zh, es and it figures (as
+#: "all-reduce" was in zh, which writes 全归约).
+BYTE_TICKS = {10 ** 3: "1 kB", 10 ** 4: "10 kB", 10 ** 5: "100 kB", 10 ** 6: "1 MB",
+              10 ** 7: "10 MB", 10 ** 8: "100 MB", 10 ** 9: "1 GB"}
+
 
 @figure(panels=2)
 def figure_measured(data: dict, fig, axes) -> None:
@@ -22,8 +28,9 @@ def figure_measured(data: dict, fig, axes) -> None:
                  xytext=(4, 0), textcoords="offset points", va="top")
     top.set_xscale("log")
     top.set_yscale("log")
-    top.set_xlabel("V (bytes)")
-    top.set_ylabel("all-reduce (ms)")
+    _byte_ticks(top.xaxis, ar["sizes_bytes"])
+    top.set_xlabel("V")
+    top.set_ylabel("ms")   # (the editions name the all-reduce in their own words)
     sp = data["speedup"]
     bottom.plot(sp["grid_c_ms"], sp["model"], color=COLOURS["one"])
     bottom.annotate(f"η = {sp['eta']:.2f}", (sp["grid_c_ms"][-1], sp["model"][-1]),
@@ -42,3 +49,14 @@ def figure_measured(data: dict, fig, axes) -> None:
     bottom.set_xscale("log")
     bottom.set_xlabel("C (ms)")
     bottom.set_ylabel("T₁/T₂")
+
+
+def _byte_ticks(axis, sizes_bytes: list) -> None:
+    """Ticks at the powers of ten of BYTE_TICKS within the measured sizes (in bytes), labelled
+    with their symbols; no labels on the minor ticks."""
+    from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
+
+    shown = [size for size in BYTE_TICKS if min(sizes_bytes) <= size <= max(sizes_bytes)]
+    axis.set_major_locator(FixedLocator(shown))
+    axis.set_major_formatter(FixedFormatter([BYTE_TICKS[size] for size in shown]))
+    axis.set_minor_formatter(NullFormatter())

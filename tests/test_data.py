@@ -291,6 +291,25 @@ def test_log_axes_write_their_powers_as_text():
         assert not any("$" in label for label in labels(name)), name
 
 
+#: Latin letters a figure may write as a word: the notation of the sources (max[…], T_comm and
+#: T_calc), the same in every edition.
+NOTATION_WORDS = {"max", "comm", "calc"}
+
+
+def test_no_figure_writes_a_word_of_one_language():
+    """The figures are shared by the four editions (only their decimal mark differs), so they
+    write symbols, numbers and units, no word of any language: every run of three or more
+    Latin letters in a label is notation (a figure said "V (bytes)" and "all-reduce (ms)",
+    English in the zh, es and it editions). matplotlib writes each label's text in a comment."""
+    words = {}
+    for path in sorted((ROOT / "data").glob("*.svg")):
+        for label in re.findall(r"<!-- (.*?) -->", path.read_text(encoding="utf-8")):
+            for word in re.findall(r"[A-Za-z]{3,}", label):
+                if word not in NOTATION_WORDS:
+                    words.setdefault(path.name, set()).add(word)
+    assert not words, words
+
+
 def test_a_figure_keeps_its_ids_when_matplotlib_hashes_them_otherwise():
     """matplotlib names clip paths and markers by a hash of their coordinates at full
     precision, whose last bits differ from one CPU to another: on another machine the same
