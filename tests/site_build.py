@@ -9,6 +9,7 @@ import http.server
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +23,12 @@ from words import LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
+#: The phone every phone-width check reads pages on, in CSS px.
+PHONE = {"width": 390, "height": 844}
+#: What scrolls sideways, as book/_static/sideways.js selects it (read from the script, so that
+#: the script and both browser engines' checks share one selector).
+SIDEWAYS_SELECTOR = re.search(r'const BOXES = "([^"]+)"', (ROOT / "book" / "_static" / "sideways.js")
+                              .read_text(encoding="utf-8")).group(1)
 #: edition → <html lang> (BCP 47: the Chinese edition is written in mainland usage)
 EDITIONS = {lang: {"zh": "zh-CN"}.get(lang, lang) for lang in LANGUAGES}
 #: Chromium as the book's PDF printer runs it (tools/build_book.py), and offline: no host but

@@ -6,18 +6,15 @@ Firefox takes the screenshot), and paints each result as one square, green or re
 its top left; the test reads the squares back from the screenshot."""
 from __future__ import annotations
 
-import json
 import os
-import re
 import shutil
 import subprocess
 
 import pytest
 
-from site_build import HTML, ROOT, build_once, serve
+from site_build import HTML, PHONE, SIDEWAYS_SELECTOR, build_once, serve
 
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
-PHONE = {"width": 390, "height": 844}
 #: The pages read in each edition: the front page, a section with a wide table, code and a
 #: formula, one with a two-panel figure, one with a formula-heavy table, and the claims ledger.
 PAGES = ["book/{lang}/index.html", "notebooks/{lang}/split-04-break-even.html",
@@ -32,15 +29,12 @@ CHECKS = ["the page is no wider than the phone",
           "every figure is drawn",
           "the language switcher is on the first screen"]
 SQUARE = 12
-#: What sideways.js watches, read from it (one selector for the script and both engines' checks).
-SIDEWAYS_SELECTOR = re.search(r'const BOXES = "([^"]+)"', (ROOT / "book" / "_static" / "sideways.js")
-                              .read_text(encoding="utf-8")).group(1)
 
 PROBE = """<!DOCTYPE html><html><head><meta charset="utf-8"><style>
 body { margin: 0; } iframe { display: block; width: 390px; height: 844px; border: 0; }
 canvas { position: fixed; top: 0; left: 0; z-index: 10; }</style>
 <script>
-const PAGES = %(pages)s, CHECKS = %(count)d, SQUARE = %(square)d;
+const CHECKS = %(count)d, SQUARE = %(square)d;
 function checks(w) {
   const d = w.document, article = d.querySelector('article');
   const shown = e => !e.closest('details:not([open])');
@@ -88,7 +82,7 @@ def probe_page(lang: str) -> str:
     pages = [f"site/{lang}/" + p.format(lang=lang) for p in PAGES]
     frames = "\n".join(f'<iframe data-row="{row}" src="{page}" onload="probe(this)"></iframe>'
                        for row, page in enumerate(pages))
-    return PROBE % {"pages": json.dumps(pages), "count": len(CHECKS), "square": SQUARE,
+    return PROBE % {"count": len(CHECKS), "square": SQUARE,
                     "sideways": SIDEWAYS_SELECTOR,
                     "height": PHONE["height"], "width": PHONE["width"], "frames": frames,
                     "canvas_width": SQUARE * len(CHECKS), "canvas_height": SQUARE * len(pages)}

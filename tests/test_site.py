@@ -17,9 +17,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 import words
-from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, ROOT, built_site, pages
+from site_build import (CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, PHONE, ROOT, SIDEWAYS_SELECTOR,
+                        built_site, pages)
 
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 #: The heaviest a page may be, everything it loads included, uncompressed.
 MAX_PAGE_BYTES = 1_000_000
@@ -479,8 +479,6 @@ SIDEWAYS_PAGES = ["es/notebooks/es/split-04-break-even.html",   # a table, code,
                   "zh/notebooks/zh/split-03-ledger.html"]
 #: The boxes of a page that scroll sideways (those sideways.js watches, by its own selector) and
 #: are drawn (a folded code cell's lines are not), numbered for the locators below.
-SIDEWAYS_SELECTOR = re.search(r'const BOXES = "([^"]+)"', (ROOT / "book" / "_static" / "sideways.js")
-                              .read_text(encoding="utf-8")).group(1)
 SIDEWAYS = f"""() => [...document.querySelectorAll('{SIDEWAYS_SELECTOR}')]
   .filter(b => b.scrollWidth > b.clientWidth + 1 && b.checkVisibility())
   .map((b, i) => {{ b.dataset.sideways = i; return i; }})"""

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 
+from bench import write_into_readme
 from build_book import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -95,18 +96,6 @@ def table(rows: dict, today: str) -> str:
     return "\n".join(lines)
 
 
-def write_into_readme(text: str) -> None:
-    """Replace the table between the README's AUDIT markers, written whole."""
-    readme = ROOT / "README.md"
-    content = readme.read_text(encoding="utf-8")
-    if START not in content:
-        raise SystemExit("README.md has no <!-- AUDIT:START --> marker")
-    before, rest = content.split(START, 1)
-    tmp = readme.with_suffix(".md.tmp")
-    tmp.write_text(f"{before}{START}\n{text}\n{END}{rest.split(END, 1)[1]}", encoding="utf-8")
-    tmp.replace(readme)
-
-
 def main() -> int:
     if not LIGHTHOUSE.exists():
         raise SystemExit(f"{LIGHTHOUSE} is missing: run `make audit` (it installs it with npm ci)")
@@ -124,7 +113,7 @@ def main() -> int:
         server.shutdown()
     text = table(rows, datetime.date.today().isoformat())
     print(text)
-    write_into_readme(text)
+    write_into_readme(text, START, END)
     return 0
 
 

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 
+import atomic  # (tools/build_book.py puts the repository on the path)
 from build_book import source_files
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -156,15 +157,15 @@ def report(results: dict, earlier: dict, today: str) -> str:
     return "\n".join(lines)
 
 
-def write_into_readme(text: str) -> None:
-    """Replace the table between the README's BENCH markers, written whole."""
+def write_into_readme(text: str, start: str = START, end: str = END) -> None:
+    """Replace what lies between the README's ``start`` and ``end`` markers (BENCH by default;
+    tools/audit.py writes its own) with ``text``, the README written whole (atomic.py)."""
     readme = ROOT / "README.md"
     content = readme.read_text(encoding="utf-8")
-    before, rest = content.split(START, 1)
-    after = rest.split(END, 1)[1]
-    tmp = readme.with_suffix(".md.tmp")
-    tmp.write_text(f"{before}{START}\n{text}\n{END}{after}", encoding="utf-8")
-    tmp.replace(readme)
+    if start not in content:
+        raise SystemExit(f"README.md has no {start} marker")
+    before, rest = content.split(start, 1)
+    atomic.write_text(readme, f"{before}{start}\n{text}\n{end}{rest.split(end, 1)[1]}")
 
 
 def main(argv: list) -> int:
