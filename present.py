@@ -10,11 +10,25 @@ from __future__ import annotations
 import ast
 import re
 
+from IPython.core.formatters import format_display_data
 from IPython.display import Markdown, display
-from myst_nb import glue as _glue
 
 from words import LANGUAGES
 from words import edition as words_of
+
+#: The prefix MyST-NB's glue gives the MIME types of a value it saves without showing it.
+GLUE_PREFIX = "application/papermill.record/"
+
+
+def glue_output(key: str, value) -> tuple:
+    """The display output (bundle, metadata) that ``myst_nb.glue(key, value, display=False)``
+    writes, without importing MyST-NB's glue module: that imports nbformat and jsonschema, and
+    where JupyterLab's packages are installed jsonschema compiles rfc3987_syntax's grammars for
+    1 to 2 s in every kernel (tests/test_present.py checks that both write the same)."""
+    bundle, metadata = format_display_data(value)
+    return ({GLUE_PREFIX + mime: data for mime, data in bundle.items()},
+            {**metadata, "scrapbook": {"name": key, "mime_prefix": GLUE_PREFIX}})
+
 
 #: The part of the book (words/<lang>.toml [parts]) that holds each source article's sections.
 ARTICLE_PARTS = {"000": "split", "002": "tp", "004": "theory"}
@@ -362,7 +376,8 @@ class Page:
         else:
             text = self.num(value, decimals)
         self.glued.keep(key, text)
-        _glue(key, text, display=False)  # MyST-NB strips the quotes of the saved repr
+        bundle, metadata = glue_output(key, text)   # MyST-NB strips the quotes of the saved repr
+        display(bundle, raw=True, metadata=metadata)
 
     def table(self, header: list, body: list) -> None:
         """Show a Markdown table (header words are translated keys or literal text)."""

@@ -543,6 +543,73 @@ def test_what_scrolls_sideways_fades_where_more_of_it_lies(site, browser, path):
         reader.close()
 
 
+#: Every element's computed style, its ::before and ::after included, as one string each, in
+#: document order, properties by name (custom properties are listed in the order they were
+#: declared, which the cut changes).
+COMPUTED_STYLES = """() => [...document.querySelectorAll('*')].map(e => [null, '::before', '::after']
+  .map(p => { const s = getComputedStyle(e, p);
+    return p && s.content === 'none' ? '' : [...s].sort().map(k => k + ':' + s.getPropertyValue(k)).join(';'); })
+  .join('|'))"""
+#: The pages whose look the cut is checked on: the front page, a section with a figure, a
+#: formula and a table, the claims ledger with its groups, a quiz, and the search page showing
+#: results, each in another edition.
+CUT_PAGES = ["en/book/en/index.html", "zh/notebooks/zh/split-04-break-even.html",
+             "es/book/es/claims.html", "it/notebooks/it/tp-12-quiz.html", "en/search.html?q=bandwidth"]
+
+
+def _computed_styles(reader: "Reader", path: str, dark: bool) -> list:
+    """The page's COMPUTED_STYLES once it is shown (the search page with its results), its
+    folds open, in the theme's dark mode if ``dark`` (chosen before the page loads, as the
+    theme's switch leaves it for the next page, so that no colour is caught mid-transition)."""
+    if dark:
+        reader.page.add_init_script("localStorage.setItem('mode', 'dark')")
+    reader.open(path)
+    if "search.html" in path:
+        reader.page.wait_for_function(SEARCH_DONE, timeout=30000)
+    assert reader.page.evaluate("() => document.documentElement.dataset.theme") == \
+        ("dark" if dark else "light"), path
+    reader.page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+    reader.page.wait_for_timeout(500)   # the folds' own opening transitions
+    return reader.page.evaluate(COMPUTED_STYLES)
+
+
+@pytest.mark.parametrize("path", CUT_PAGES)
+def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, path):
+    """The themes' stylesheets are cut to the rules that can match (tools/purge_css.py). With the
+    themes' whole files served in their place, every element of the page, and its ::before and
+    ::after, computes the same style: at 390 and 1280 px, light and dark, its folds open."""
+    lang = path.split("/")[0]
+    whole = ROOT / "_build" / "whole-css" / lang
+    served = []
+
+    def whole_sheet(route):
+        local = whole / urllib.parse.urlparse(route.request.url).path.split(f"/{lang}/", 1)[1]
+        if local.is_file():
+            served.append(local.name)
+            route.fulfill(path=str(local), content_type="text/css")
+        else:
+            route.continue_()
+
+    problems = []
+    for viewport, dark in ((PHONE, False), (DESKTOP, False), (PHONE, True)):
+        cut_reader, whole_reader = Reader(browser, site, viewport), Reader(browser, site, viewport)
+        whole_reader.page.route("**/*.css*", whole_sheet)
+        try:
+            cut_styles = _computed_styles(cut_reader, path, dark)
+            whole_styles = _computed_styles(whole_reader, path, dark)
+        finally:
+            cut_reader.close()
+            whole_reader.close()
+        assert len(cut_styles) == len(whole_styles), f"{path}: another number of elements"
+        for index, (cut_style, whole_style) in enumerate(zip(cut_styles, whole_styles)):
+            if cut_style != whole_style:
+                a, b = set(cut_style.replace("|", ";").split(";")), set(whole_style.replace("|", ";").split(";"))
+                problems.append(f"{viewport['width']} px{' dark' if dark else ''}, element "
+                                f"{index}: cut {sorted(a - b)[:3]} whole {sorted(b - a)[:3]}")
+    assert {"pydata-sphinx-theme.css", "sphinx-design.min.css"} <= set(served), served
+    assert not problems, f"{path}: " + "; ".join(problems[:5])
+
+
 #: The claims ledger's groups as a phone shows them: each folded group's title, its number of
 #: claims, and how many of them it shows once opened.
 LEDGER_GROUPS = """async () => { const out = [];

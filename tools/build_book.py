@@ -30,6 +30,7 @@ import yaml
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import words  # noqa: E402
+from purge_css import purge_site  # noqa: E402
 from pdf_edition import CHROMIUM_ARGS, print_edition  # noqa: E402,F401 (site_build reads the flags)
 BUILD = ROOT / "_build"
 #: The Chromium that prints the PDF editions (BOOK_CHROMIUM names another, e.g. on macOS).
@@ -187,6 +188,7 @@ def build_edition(lang: str, html_only: bool = False) -> None:
         raise SystemExit(f"{lang}: Sphinx html build failed ({status})")
     stamp.write_text(inputs)
     prune_images(BUILD / "html" / lang)
+    purge_site(BUILD / "html" / lang, BUILD / "whole-css" / lang)
     if html_only:
         return
     if not pathlib.Path(CHROMIUM).exists():

@@ -1,0 +1,18 @@
+"""present.py's glue writes what MyST-NB's own glue writes (it does so without importing MyST-NB's
+glue module, which is slow to import in a kernel)."""
+import myst_nb.ext.glue
+
+import present
+
+
+def test_a_glued_value_is_saved_as_myst_nb_saves_it(monkeypatch):
+    theirs, ours = [], []
+    monkeypatch.setattr(myst_nb.ext.glue, "ipy_display",
+                        lambda bundle, **options: theirs.append((bundle, options)))
+    monkeypatch.setattr(present, "display", lambda bundle, **options: ours.append((bundle, options)))
+    for key, text in (("two_ms", "12.3"), ("none_word", "无"), ("quoted", "it's \"5\"")):
+        myst_nb.glue(key, text, display=False)
+        page = present.Page({"parameters": {}}, "en")
+        page.glue(key, text)
+    assert ours == theirs and len(ours) == 3
+    assert ours[0][0] == {"application/papermill.record/text/plain": "'12.3'"}

@@ -1,0 +1,71 @@
+"""tools/purge_css.py on stylesheets written here: what it keeps and what it drops. Whether the
+cut changes anything a reader sees is checked in a browser, on the built site
+(tests/test_site.py::test_the_cut_stylesheets_change_nothing_a_reader_sees)."""
+import pathlib
+
+from purge_css import MARK, cut, purge_site, rules, site_words
+
+
+def kept(css: str, words: set) -> list:
+    """The preludes of what ``cut`` keeps, nested blocks as (prelude, inner preludes)."""
+    out = []
+    for prelude, block in rules(cut(css, words)):
+        out.append((prelude, [p for p, _ in rules(block)]) if prelude.startswith("@") else prelude)
+    return out
+
+
+def test_a_rule_stays_when_one_of_its_selectors_names_only_words_of_the_site():
+    css = ".a{color:red}.b{color:blue}.a .b{x:1}.a,.c{y:2}#main .a{z:3}#other{z:4}.c,.d>.a{w:5}"
+    assert kept(css, {"a", "main", "d"}) == [".a", ".a,.c", "#main .a", ".c,.d>.a"]
+
+
+def test_elements_attributes_pseudo_classes_and_negations_never_remove_a_rule():
+    css = ("p{m:0}:root{--x:1}[data-theme=dark] p{c:1}a:hover{c:2}"
+           ".a:not(.absent){c:3}.a:is(.gone, .also-gone){c:4}[href$='.pdf']{c:5}")
+    assert kept(css, {"a"}) == ["p", ":root", "[data-theme=dark] p", "a:hover", ".a:not(.absent)",
+                                ".a:is(.gone, .also-gone)", "[href$='.pdf']"]
+
+
+def test_blocks_of_rules_are_cut_inside_and_dropped_when_empty_other_at_rules_stay():
+    css = ("@media (max-width:10px){.a{c:1}.b{c:2}}@media print{.b{c:3}}"
+           "@font-face{font-family:x}@keyframes spin{from{t:0}to{t:1}}")
+    assert kept(css, {"a"}) == [("@media (max-width:10px)", [".a"]), ("@font-face", []),
+                                ("@keyframes spin", ["from", "to"])]
+
+
+def test_braces_and_semicolons_in_strings_comments_and_escapes_do_not_split_a_rule():
+    css = '.a{content:"}{;"}/* .b{} } */.c\\{{x:1}.a::after{content:\'\\\'}\'}'
+    assert kept(css, {"a"}) == [".a", ".c\\{", ".a::after"]
+
+
+def test_the_charset_comes_first_and_the_licence_comment_stays(tmp_path):
+    site = tmp_path / "site"
+    (site / "_static").mkdir(parents=True)
+    (site / "page.html").write_text('<p class="kept">x</p><script>el.classList.add("shown")</script>')
+    whole = '@charset "UTF-8";\n/*!\n * Licensed under MIT\n */.kept{a:1}.shown{b:2}.gone{c:3}'
+    (site / "_static" / "basic.css").write_text(whole)
+    (site / "_static" / "basic.css.map").write_text("{}")
+    originals = tmp_path / "whole"
+    assert purge_site(site, originals) == [site / "_static" / "basic.css"]
+    text = (site / "_static" / "basic.css").read_text()
+    assert text.startswith('@charset "UTF-8";\n') and text.startswith(MARK)
+    assert "Licensed under MIT" in text and ".kept{" in text and ".shown{" in text
+    assert ".gone" not in text and text.count("@charset") == 1
+    assert not (site / "_static" / "basic.css.map").exists()
+    assert (originals / "_static" / "basic.css").read_text() == whole
+    # a rebuild cuts from the whole file: a class that appears later brings its rule back
+    (site / "other.html").write_text('<div class="gone"></div>')
+    assert purge_site(site, originals) == [site / "_static" / "basic.css"]
+    assert ".gone{" in (site / "_static" / "basic.css").read_text()
+    # and nothing changed means nothing written
+    assert purge_site(site, originals) == []
+
+
+def test_prose_words_and_the_search_index_are_not_names_the_scripts_words_are(tmp_path):
+    (tmp_path / "page.html").write_text('<p class="note" id="top">a card, a modal</p>'
+                                        '<script>x.className = "dark"</script>')
+    (tmp_path / "searchindex.js").write_text('Search.setIndex({"terms": {"popover": 1}})')
+    (tmp_path / "theme.js").write_text('el.classList.toggle("collapsing")')
+    words = site_words(pathlib.Path(tmp_path))
+    assert {"note", "top", "dark", "collapsing"} <= words
+    assert not {"card", "modal", "popover"} & words
