@@ -16,6 +16,8 @@ import statistics
 
 import atomic
 import experiment
+from model import split
+from model.units import ring_factor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 #: The measurement records: data/measurements in a clone of the book; in an installed copy
@@ -102,13 +104,26 @@ def crossing(c_ms: list, speedup: list) -> dict:
     return {"c_ms": None, "reason": "the split is slower at every C measured"}
 
 
-def predicted(record: dict, c_ms: float, eta: float) -> dict:
-    """``experiment.run()`` for the measured machine: the record's S (median), ℓ, B and V with
-    divisible time ``c_ms``, efficiency ``eta`` and one all-reduce per step (Q = 1)."""
+def model_parameters(record: dict, c_ms: float, eta: float) -> dict:
+    """The article's parameters for the measured machine, validated: the record's S (median)
+    and V, divisible time ``c_ms``, efficiency ``eta``, one all-reduce per step (Q = 1), and the
+    ℓ and B that make the ledger's ring all-reduce over the record's n ranks,
+    (n − 1)·ℓ + 2(n − 1)/n · V/B (``model.split.transfer_ms``), equal to the fitted line
+    ℓ_fit + V/B_fit: ℓ = ℓ_fit/(n − 1) and B = B_fit · 2(n − 1)/n (nccl-tests' bus bandwidth).
+    At n = 2 they are the fit's own ℓ and B."""
     main, fit = record["main"], record["allreduce"]["fit"]
-    return experiment.run(s_ms=main["s"]["median_ms"], c_ms=c_ms, eta=eta, q=1,
-                          ell_ms=fit["ell_ms"], v_bytes=main["v_bytes"],
-                          b_bytes_per_s=fit["bandwidth_bytes_per_s"])
+    n = record["environment"]["world_size"]
+    return experiment.validate({"s_ms": main["s"]["median_ms"], "c_ms": c_ms, "eta": eta, "q": 1,
+                                "ell_ms": fit["ell_ms"] / (n - 1), "v_bytes": main["v_bytes"],
+                                "b_bytes_per_s": fit["bandwidth_bytes_per_s"] * ring_factor(n)})
+
+
+def predicted(record: dict, c_ms: float, eta: float) -> dict:
+    """The ledger over the record's n ranks, T_n = S + C/(nη) + Q·t_n(V), and its break-even C,
+    for ``model_parameters``: {"parameters", "devices", "ledger", "break_even"}."""
+    p, n = model_parameters(record, c_ms, eta), record["environment"]["world_size"]
+    return {"parameters": p, "devices": n, "ledger": split.ledger(p, n),
+            "break_even": split.break_even(p, n)}
 
 
 def compare(record: dict) -> dict:
@@ -116,8 +131,8 @@ def compare(record: dict) -> dict:
     measured T₁, T₂, speedup and break-even C, each with the relative error
     (predicted − measured)/measured (None where either side does not exist).
 
-    The model is ``predicted()`` at the measured C (one all-reduce per step, and V the bytes of
-    the partial output). A measured η above 1 (a superlinear split, e.g. from caches) lies
+    The model is ``predicted()`` at the measured C, over the record's n ranks (one all-reduce
+    per step, and V the bytes of the partial output). A measured η above 1 (a superlinear split, e.g. from caches) lies
     outside the model's range; the prediction then uses η = 1 and says so.
     """
     main = record["main"]

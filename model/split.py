@@ -5,6 +5,11 @@ where an all-reduce is forced; the time ledger T1 = S + C and T2 = S + C/(2η) +
 the thresholds derived from it (break-even C, minimum bandwidth, minimum η), the overlap
 bound and the six cases; the sweeps behind the figures.
 
+The article splits over two devices; every function of the ledger also takes ``n`` devices
+(default 2), as a measurement on n ranks needs: T_n = S + C/(nη) + Q·t_n(V), where one
+all-reduce t_n(V) is a ring's, (n − 1)·ℓ + 2(n − 1)/n · V/B (``transfer_ms``). At n = 2 that is
+the article's ℓ + V/B, so every number of the book is the article's two-device one.
+
 Assumptions (the article's): times in milliseconds unless a name says otherwise; bandwidth
 in decimal bytes per second (1 GB/s = 10**9 bytes/s); Q identical, serialised transfers;
 no overlap of communication with compute (except in the overlap bound); no competing
@@ -13,7 +18,10 @@ parameter of an arithmetic model.
 """
 from __future__ import annotations
 
-from model.units import BYTES_PER_GB, MS_PER_S, Parameter, grid, log_grid
+from model.units import BYTES_PER_GB, MS_PER_S, Parameter, grid, log_grid, readable, ring_factor
+
+#: The article's number of devices.
+TWO = 2
 
 #: The article's table of assumed parameters, with the ranges the book accepts (see Parameter).
 PARAMETERS = {
@@ -109,19 +117,30 @@ def matrix_example() -> dict:
 # 3. The time ledger (all times in ms)
 # ---------------------------------------------------------------------------
 
-def transfer_ms(ell_ms: float, v_bytes: float, b_bytes_per_s: float) -> float:
-    """One communication: start-up ℓ plus V/B, in ms."""
-    return ell_ms + v_bytes / b_bytes_per_s * MS_PER_S
+def devices(n: int) -> int:
+    """``n``, checked: the number of devices a split uses, an integer ≥ 2."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < TWO:
+        raise ValueError(f"n, the number of devices: an integer >= 2; got {n!r}")
+    return n
 
 
-def comm_ms(q: int, ell_ms: float, v_bytes: float, b_bytes_per_s: float) -> float:
-    """H = Q (ℓ + V/B): total communication time, in ms (identical, serialised transfers)."""
-    return q * transfer_ms(ell_ms, v_bytes, b_bytes_per_s)
+def transfer_ms(ell_ms: float, v_bytes: float, b_bytes_per_s: float, n: int = TWO) -> float:
+    """One all-reduce of V bytes over ``n`` devices in a ring, in ms: 2(n − 1) steps, each
+    device sending 2(n − 1)/n · V in all (``ring_factor``), with ℓ the start-up of the two
+    steps that two devices take; so (n − 1)·ℓ + 2(n − 1)/n · V/B, which is ℓ + V/B at n = 2."""
+    n = devices(n)
+    return (n - 1) * ell_ms + ring_factor(n) * v_bytes / b_bytes_per_s * MS_PER_S
 
 
-def parallel_compute_ms(c_ms: float, eta: float) -> float:
-    """C/(2η): the divisible work on each of two devices at local efficiency η, in ms."""
-    return c_ms / (2 * eta)
+def comm_ms(q: int, ell_ms: float, v_bytes: float, b_bytes_per_s: float, n: int = TWO) -> float:
+    """H = Q·t_n(V): total communication time, in ms (identical, serialised transfers); the
+    article's Q (ℓ + V/B) at n = 2."""
+    return q * transfer_ms(ell_ms, v_bytes, b_bytes_per_s, n)
+
+
+def parallel_compute_ms(c_ms: float, eta: float, n: int = TWO) -> float:
+    """C/(nη): the divisible work on each of ``n`` devices at local efficiency η, in ms."""
+    return c_ms / (devices(n) * eta)
 
 
 def one_device_ms(s_ms: float, c_ms: float) -> float:
@@ -129,25 +148,31 @@ def one_device_ms(s_ms: float, c_ms: float) -> float:
     return s_ms + c_ms
 
 
-def two_device_ms(p: dict) -> float:
-    """T2 = S + C/(2η) + H, in ms, with no overlap of communication and compute."""
-    return (p["s_ms"] + parallel_compute_ms(p["c_ms"], p["eta"])
-            + comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]))
+def p_comm_ms(p: dict, n: int = TWO) -> float:
+    """H for parameters ``p`` over ``n`` devices, in ms (``comm_ms``)."""
+    return comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"], n)
 
 
-def ledger(p: dict) -> dict:
-    """Every line of the ledger for parameters ``p``."""
-    one, two = one_device_ms(p["s_ms"], p["c_ms"]), two_device_ms(p)
+def split_ms(p: dict, n: int = TWO) -> float:
+    """T_n = S + C/(nη) + H, in ms, with no overlap of communication and compute (the
+    article's T2 at n = 2)."""
+    return p["s_ms"] + parallel_compute_ms(p["c_ms"], p["eta"], n) + p_comm_ms(p, n)
+
+
+def ledger(p: dict, n: int = TWO) -> dict:
+    """Every line of the ledger for parameters ``p`` over ``n`` devices (``two_ms`` is T_n;
+    ``wire_ms`` is V/B, ``half_c_ms`` C/n, the ideal share of each device)."""
+    one, split = one_device_ms(p["s_ms"], p["c_ms"]), split_ms(p, n)
     return {
-        "transfer_ms": transfer_ms(p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]),
+        "transfer_ms": transfer_ms(p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"], n),
         "wire_ms": p["v_bytes"] / p["b_bytes_per_s"] * MS_PER_S,
-        "comm_ms": comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]),
-        "parallel_compute_ms": parallel_compute_ms(p["c_ms"], p["eta"]),
+        "comm_ms": p_comm_ms(p, n),
+        "parallel_compute_ms": parallel_compute_ms(p["c_ms"], p["eta"], n),
         "one_ms": one,
-        "two_ms": two,
-        "speedup": one / two,
-        "efficiency": one / two / 2,
-        "half_c_ms": p["c_ms"] / 2,
+        "two_ms": split,
+        "speedup": one / split,
+        "efficiency": one / split / n,
+        "half_c_ms": p["c_ms"] / n,
     }
 
 
@@ -155,40 +180,43 @@ def ledger(p: dict) -> dict:
 # 4. Thresholds, the overlap bound and the six cases
 # ---------------------------------------------------------------------------
 
-def saving_factor(eta: float) -> float:
-    """1 − 1/(2η): the share of C that splitting saves (≤ 0 when η ≤ 0.5)."""
-    return 1 - 1 / (2 * eta)
+def saving_factor(eta: float, n: int = TWO) -> float:
+    """1 − 1/(nη): the share of C that splitting over ``n`` devices saves (≤ 0 when η ≤ 1/n;
+    the article's 1 − 1/(2η) at n = 2)."""
+    return 1 - 1 / (devices(n) * eta)
 
 
-def break_even(p: dict) -> dict:
-    """C* = H / (1 − 1/(2η)): splitting pays off only for C > C*.
+def break_even(p: dict, n: int = TWO) -> dict:
+    """C* = H / (1 − 1/(nη)): splitting pays off only for C > C*.
 
-    Does not exist when η ≤ 0.5: splitting then saves no compute at all.
+    Does not exist when η ≤ 1/n (the article's η ≤ 0.5): splitting then saves no compute.
     """
-    factor = saving_factor(p["eta"])
-    h = comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"])
+    factor = saving_factor(p["eta"], n)
+    h = p_comm_ms(p, n)
     if factor <= 0:
         return {"factor": factor, "comm_ms": h, "c_ms": None,
-                "reason": "eta <= 0.5: the split saves no compute, so no C breaks even"}
+                "reason": f"eta <= {readable(1 / n)}: the split saves no compute, so no C breaks even"}
     return {"factor": factor, "comm_ms": h, "c_ms": h / factor, "reason": None}
 
 
-def min_bandwidth(p: dict) -> dict:
-    """The bandwidth B must exceed: V/B < D with D = C(1 − 1/(2η))/Q − ℓ, in seconds.
+def min_bandwidth(p: dict, n: int = TWO) -> dict:
+    """The bandwidth B must exceed: ring_factor(n)·V/B < D with D = C(1 − 1/(nη))/Q − (n − 1)ℓ,
+    in seconds (the article's V/B < C(1 − 1/(2η))/Q − ℓ at n = 2).
 
     Where D ≤ 0 the start-up costs alone use up the saving and no finite
     bandwidth is enough; the result then holds ``None`` and the reason.
     """
-    d_s = (p["c_ms"] * saving_factor(p["eta"]) / p["q"] - p["ell_ms"]) / MS_PER_S
+    d_s = (p["c_ms"] * saving_factor(p["eta"], n) / p["q"] - (n - 1) * p["ell_ms"]) / MS_PER_S
     if d_s <= 0:
         return {"d_s": d_s, "b_bytes_per_s": None, "b_gb_per_s": None,
                 "reason": "D <= 0: start-up costs use up the saving; no finite bandwidth suffices"}
-    b = p["v_bytes"] / d_s
+    b = ring_factor(n) * p["v_bytes"] / d_s
     return {"d_s": d_s, "b_bytes_per_s": b, "b_gb_per_s": b / BYTES_PER_GB, "reason": None}
 
 
-def min_eta(c_ms: float, h_ms: float) -> dict:
-    """The η that splitting needs, C/[2(C − H)], and whether η ≤ 1 can reach it.
+def min_eta(c_ms: float, h_ms: float, n: int = TWO) -> dict:
+    """The η that splitting over ``n`` devices needs, C/[n(C − H)], and whether η ≤ 1 can
+    reach it.
 
     With C ≤ H no efficiency helps (the ledger cannot break even), so the
     threshold is ``None`` with the reason.
@@ -196,15 +224,14 @@ def min_eta(c_ms: float, h_ms: float) -> dict:
     if c_ms <= h_ms:
         return {"c_ms": c_ms, "comm_ms": h_ms, "min_eta": None, "reachable": False,
                 "reason": "C <= H: communication alone costs as much as all the compute"}
-    threshold = c_ms / (2 * (c_ms - h_ms))
+    threshold = c_ms / (devices(n) * (c_ms - h_ms))
     return {"c_ms": c_ms, "comm_ms": h_ms, "min_eta": threshold,
             "reachable": threshold < 1, "reason": None}
 
 
-def overlap_bound_ms(p: dict) -> float:
-    """S + max[C/(2η), H]: the optimistic floor if compute and communication overlap fully."""
-    return p["s_ms"] + max(parallel_compute_ms(p["c_ms"], p["eta"]),
-                           comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"]))
+def overlap_bound_ms(p: dict, n: int = TWO) -> float:
+    """S + max[C/(nη), H]: the optimistic floor if compute and communication overlap fully."""
+    return p["s_ms"] + max(parallel_compute_ms(p["c_ms"], p["eta"], n), p_comm_ms(p, n))
 
 
 def case(name: str, p: dict) -> dict:
@@ -274,7 +301,7 @@ def sweep_c_max_ms(p: dict) -> float:
     """The C grids' upper end, in ms: four times the largest of C, C* and 2H, so the figures
     show the parameters' own C, the break-even point and the η threshold falling towards 1/2,
     whatever the magnitudes (at the article's defaults: 4 × C = 48 ms)."""
-    h = comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"])
+    h = p_comm_ms(p)
     c_star = break_even(p)["c_ms"]
     return 4 * max(p["c_ms"], 2 * h, c_star if c_star is not None else 0.0)
 
@@ -282,7 +309,7 @@ def sweep_c_max_ms(p: dict) -> float:
 def sweeps(p: dict) -> dict:
     """T1 and T2 against C; speedup against B around the parameters' B; the η threshold
     against C, where it exists (C > H)."""
-    h = comm_ms(p["q"], p["ell_ms"], p["v_bytes"], p["b_bytes_per_s"])
+    h = p_comm_ms(p)
     c_max = sweep_c_max_ms(p)
     c_grid = grid(c_max / (2 * (SWEEP_POINTS - 1)), c_max, SWEEP_POINTS)
     b = p["b_bytes_per_s"]
@@ -291,10 +318,10 @@ def sweeps(p: dict) -> dict:
     return {
         "versus_c": {"c_ms": c_grid,
                      "one_ms": [one_device_ms(p["s_ms"], c) for c in c_grid],
-                     "two_ms": [two_device_ms({**p, "c_ms": c}) for c in c_grid]},
+                     "two_ms": [split_ms({**p, "c_ms": c}) for c in c_grid]},
         "versus_b": {"b_bytes_per_s": b_grid,
                      "speedup": [one_device_ms(p["s_ms"], p["c_ms"])
-                                 / two_device_ms({**p, "b_bytes_per_s": b}) for b in b_grid],
+                                 / split_ms({**p, "b_bytes_per_s": b}) for b in b_grid],
                      "speedup_infinite_b": infinite_bandwidth(p)["speedup"]},
         "min_eta_versus_c": {"c_ms": eta_c,
                              "min_eta": [min_eta(c, h)["min_eta"] for c in eta_c]},
@@ -328,7 +355,8 @@ def sentence_checks(p: dict, r: dict) -> dict:
 
 
 def results(p: dict) -> dict:
-    """Every result of the article for parameters ``p`` (already validated)."""
+    """Every result of the article for parameters ``p`` (already validated), for its two
+    devices."""
     out = _results(p)
     out["sentence_checks"] = sentence_checks(p, out)
     return out

@@ -177,6 +177,27 @@ def test_the_prediction_is_the_ledger_by_hand():
         (two - main["two"]["median_ms"]) / main["two"]["median_ms"])
 
 
+@pytest.mark.parametrize("ranks", [3, 8])
+def test_on_n_ranks_the_prediction_uses_n_for_the_compute_and_the_fitted_line_for_the_reduce(ranks):
+    """A record of n ranks, whose η is C/(n·t½): the predicted compute term is the measured
+    half t½ itself (not C/(2η) = (n/2)·t½, as a two-device ledger would give), and the
+    predicted all-reduce is the fitted line ℓ_fit + V/B_fit at the step's V."""
+    record = copy.deepcopy(RECORD)
+    record["environment"]["world_size"] = ranks
+    main, fit = record["main"], record["allreduce"]["fit"]
+    half = main["half"]["median_ms"]
+    main["eta"] = min(main["c"]["median_ms"] / (ranks * half), 1.0)
+    comparison = analysis.compare(record)
+    comm = fit["ell_ms"] + 1000 * main["v_bytes"] / fit["bandwidth_bytes_per_s"]
+    compute = main["c"]["median_ms"] / (ranks * main["eta"])
+    assert comparison["comm_ms"] == pytest.approx(comm)
+    assert comparison["two_ms"]["predicted"] == pytest.approx(main["s"]["median_ms"] + compute + comm)
+    if main["eta"] < 1:
+        assert compute == pytest.approx(half)
+    assert comparison["break_even_c_ms"]["predicted"] == pytest.approx(
+        comm / (1 - 1 / (ranks * main["eta"])))
+
+
 def test_what_the_measured_section_says_holds_for_the_committed_record():
     """Words are claims: each sentence of split-08 that compares two numbers of the record,
     checked here, so a new record that contradicts the prose fails until the prose is

@@ -7,6 +7,7 @@ import pytest
 
 import experiment
 from experiment import run, to_json
+from model import split
 from test_articles_2_3 import numbers_in
 
 BASE = run()
@@ -129,6 +130,41 @@ def test_overlap_bound_and_infinite_bandwidth():
     # with B = ∞ the start-up costs remain: Q·ℓ
     assert BASE["infinite_bandwidth"]["comm_ms"] == pytest.approx(Q * ELL)
     assert BASE["infinite_bandwidth"]["two_ms"] == pytest.approx(S + C / (2 * ETA) + Q * ELL)
+
+
+#: A ring all-reduce over n devices by hand: 2(n − 1) steps, two of them at n = 2, so (n − 1)
+#: times the two-device start-up ℓ; each device sends 2(n − 1)/n of the message.
+RING = {2: (1, 1.0), 3: (2, 4 / 3), 8: (7, 14 / 8)}     # n: (start-ups in ℓ, bytes in V)
+
+
+@pytest.mark.parametrize("n", sorted(RING))
+def test_the_ledger_for_n_devices_by_hand(n):
+    """T_n = S + C/(nη) + Q((n − 1)ℓ + 2(n − 1)/n · V/B), and the thresholds solved from it
+    by hand; at n = 2 every line is the article's (the book's data/ are unchanged: make check)."""
+    starts, share = RING[n]
+    p = experiment.validate({})
+    h = Q * (starts * ELL + share * WIRE)
+    one, split_time = S + C, S + C / (n * ETA) + h
+    led = split.ledger(p, n)
+    assert led["comm_ms"] == pytest.approx(h) and led["transfer_ms"] == pytest.approx(h / Q)
+    assert (led["one_ms"], led["two_ms"]) == pytest.approx((one, split_time))
+    assert led["speedup"] == pytest.approx(one / split_time)
+    assert led["efficiency"] == pytest.approx(one / split_time / n)
+    c_star = split.break_even(p, n)["c_ms"]
+    assert c_star == pytest.approx(h / (1 - 1 / (n * ETA)))
+    assert S + c_star == pytest.approx(S + c_star / (n * ETA) + h)     # T₁ = T_n there
+    d_ms = C * (1 - 1 / (n * ETA)) / Q - starts * ELL                # the wire time left per call
+    assert split.min_bandwidth(p, n)["b_bytes_per_s"] == pytest.approx(share * V / (d_ms / 1e3))
+    assert split.min_eta(C, h, n)["min_eta"] == pytest.approx(C / (n * (C - h)))
+    assert split.overlap_bound_ms(p, n) == pytest.approx(S + max(C / (n * ETA), h))
+    if n == 2:
+        assert led == BASE["ledger"] and split.break_even(p, n) == BASE["break_even"]
+
+
+@pytest.mark.parametrize("n", [1, 0, 2.0, True, "2"])
+def test_a_split_needs_two_devices_or_more(n):
+    with pytest.raises(ValueError, match=r"n, the number of devices: an integer >= 2"):
+        split.ledger(experiment.validate({}), n)
 
 
 def test_missing_thresholds_are_said_explicitly():
