@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.requirements-installed
 
-.PHONY: book test check data notebooks reviewed audit bench measure lab clean distclean
+.PHONY: book test check data notebooks reviewed audit bench measure measure-tp lab clean distclean
 
 # A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)
 # is removed here and remade below.
@@ -99,6 +99,12 @@ $(MEASURE_READY): requirements-measure.txt $(READY)
 
 measure: $(MEASURE_READY)
 	$(BIN)/python -m measure $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) $(ARGS)
+
+## measure-tp: article 2 on PyTorch's own tensor parallelism: a transformer layer split by
+## parallelize_module, its collectives counted by CommDebugMode, its compute and communication
+## timed; writes data/measurements/tp-<name>.json (same QUICK, OUT and ARGS as measure)
+measure-tp: $(MEASURE_READY)
+	$(BIN)/python -m measure --tp $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) $(ARGS)
 
 ## lab: open the notebooks in JupyterLab (pinned in requirements-lab.txt, installed on first
 ## use), trusted so that their saved SVG figures show; it opens on notebooks/ and serves book/

@@ -1,8 +1,8 @@
 """The files of data/ and the command line that writes them (``python experiment.py``).
 
 ``artefacts(results)`` gives every file of data/ as text: the results and the claims as strict
-JSON (``experiment``), the figures as SVG (``figures``) and the committed measurement record's
-figure (``measure``); ``main`` regenerates data/ atomically, checks it (``--check``, writing
+JSON (``experiment``), the figures as SVG (``figures``) and the committed measurement records'
+figures (``measure``); ``main`` regenerates data/ atomically, checks it (``--check``, writing
 nothing) or writes a variant elsewhere (``--out DIR --set NAME=VALUE``).
 """
 from __future__ import annotations
@@ -16,14 +16,14 @@ import sys
 import atomic
 from experiment import DEFAULTS, RANGES, SPECS, claims, run, to_json
 from figures import DECIMAL_MARKS, FIGURES, all_variants
-from measure import analysis
-from measure.figure import figure_measured
+from measure import analysis, tp_analysis
+from measure.figure import figure_measured, figure_tp_measured
 from model.units import readable
 
 
 def artefacts(results: dict, *, cached: bool = True, workers: int = 1) -> dict:
     """Every file of data/ by name, as text: the results, the claims (at the defaults), the
-    figures, and the figure of the committed measurement record (data/measurements/). With
+    figures, and the figures of the committed measurement records (data/measurements/). With
     ``cached``, a figure drawn before from the same sources and data is read back from the
     figure cache (figures.py) instead of being drawn again; --check never uses it. The
     figures are drawn in ``workers`` processes (``figures.all_variants``)."""
@@ -33,6 +33,8 @@ def artefacts(results: dict, *, cached: bool = True, workers: int = 1) -> dict:
     measured = analysis.figure_data(analysis.load())
     drawings = [(name, draw, results) for name, draw in FIGURES.items()]
     drawings.append(("fig_measured.svg", figure_measured, measured))
+    drawings.append(("fig_tp_measured.svg", figure_tp_measured,
+                     tp_analysis.figure_data(tp_analysis.load())))
     drawn = all_variants([(draw, data) for _, draw, data in drawings], cached=cached,
                          workers=workers)
     for (name, _, _), texts in zip(drawings, drawn):

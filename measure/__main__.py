@@ -3,6 +3,7 @@
     python -m measure                       # two CPU ranks with gloo, the full protocol
     python -m measure --quick --out /tmp/m  # about a minute
     python -m measure --backend nccl --nproc-per-node 8
+    python -m measure --tp                  # article 2: a tensor-parallel layer, counted and timed
 
 Starts ``torchrun --standalone`` with one process per rank (``measure.worker``), waits at most
 ``--timeout-s`` seconds, and prints the model's prediction against the measurement. The record
@@ -20,7 +21,7 @@ import signal
 import subprocess
 import sys
 
-from measure import analysis
+from measure import analysis, tp_analysis
 
 
 def positive(kind, name: str, low: float):
@@ -58,6 +59,10 @@ def arguments(argv=None) -> argparse.Namespace:
     parser.add_argument("--name", type=record_name,
                         help="record name (default: <device>-<backend>-<ranks>x<threads>)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
+    parser.add_argument("--tp", action="store_true",
+                        help="article 2 instead: a transformer layer in PyTorch's tensor "
+                             "parallelism, its collectives counted and its parts timed "
+                             "(measure/tp_worker.py; the record is named tp-…)")
     parser.add_argument("--backend", default="gloo", choices=("gloo", "nccl"),
                         help="gloo for CPU processes, nccl for GPUs (default: gloo)")
     parser.add_argument("--nproc-per-node", type=positive(int, "--nproc-per-node", 2), default=2,
@@ -86,14 +91,19 @@ def main(argv=None) -> int:
               file=sys.stderr)
         return 2
     device = "cuda" if args.backend == "nccl" else "cpu"
-    name = args.name or f"{device}-{args.backend}-{args.nproc_per_node}x{args.threads_per_rank}"
+    name = args.name or (f"{'tp-' if args.tp else ''}{device}-{args.backend}-"
+                         f"{args.nproc_per_node}x{args.threads_per_rank}")
     target = args.out / f"{name}.json"
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone",
-               f"--nproc-per-node={args.nproc_per_node}", "-m", "measure.worker",
+               f"--nproc-per-node={args.nproc_per_node}", "-m",
+               "measure.tp_worker" if args.tp else "measure.worker",
                "--out", str(target), "--backend", args.backend,
                "--threads-per-rank", str(args.threads_per_rank),
                "--timeout-s", str(max(1.0, args.timeout_s / 2))]
     command += ["--quick"] if args.quick else []
+    if args.inject_fault and args.tp:
+        print("measure: --inject-fault is for article 1's worker only", file=sys.stderr)
+        return 2
     command += ["--inject-fault", args.inject_fault] if args.inject_fault else []
     threads = str(args.threads_per_rank)
     env = {**os.environ, "OMP_NUM_THREADS": threads, "MKL_NUM_THREADS": threads,
@@ -114,7 +124,10 @@ def main(argv=None) -> int:
         print(f"measure: a rank failed (torchrun exit code {code}; its error is above); "
               f"no record was written to {target}", file=sys.stderr)
         return 1
-    report(analysis.load(name, args.out))
+    if args.tp:
+        report_tp(tp_analysis.load(str(target)), target)
+    else:
+        report(analysis.load(name, args.out))
     return 0
 
 
@@ -143,6 +156,31 @@ def report(record: dict) -> None:
             f"predicted {row['predicted']:.4g}, measured {row['measured']:.4g}, "
             f"error {100 * error:+.1f} %")
         print(f"{key}: {shown}" + (f" ({row['reason']})" if row.get("reason") else ""))
+
+
+def report_tp(record: dict, target: pathlib.Path) -> None:
+    """Print what PyTorch communicated per layer against article 2's count, and the measured
+    R = T_comm/T_calc against R = t·P·d/(18·h·B) with this machine's P and B."""
+    counts = tp_analysis.counts_against_article(record)
+    article, plan = counts["article"], counts["tp"]
+    peak = record["peak"]
+    print(f"per layer: PyTorch issued {plan['count']} collectives "
+          f"({', '.join(f'{n} {k}' for k, n in plan['by_kind'].items())}) of "
+          f"{', '.join(map(str, plan['message_bytes']))} bytes; the article says "
+          f"{article['count']} all-reduces of {article['message_bytes']:g} bytes: "
+          f"{'agrees' if counts['tp_agrees'] else 'DISAGREES'}")
+    print(f"with sequence parallelism: {counts['sp']['count']} collectives, "
+          f"{counts['sp']['sent_per_device_bytes']:g} bytes sent per device "
+          f"({'the same as' if counts['sp_same_volume'] else 'not the same as'} without)")
+    print(f"this machine: P = {peak['flops_per_s'] / 1e9:.1f} GFLOP/s per rank, "
+          f"B = {peak['bandwidth_bytes_per_s'] / 1e9:.3f} GB/s (all-reduce of "
+          f"{peak['allreduce_bytes']} bytes)")
+    for row in tp_analysis.sweep_rows(record):
+        measured = "—" if row["ratio"] is None else f"{row['ratio']:.3f}"
+        print(f"h = {row['hidden']}: R measured {measured} (comm {row['comm_ms']:.2f} ms, "
+              f"calc {row['calc_ms']:.2f} ms), article's R {row['predicted_ratio']:.3f}; "
+              f"speedup T(1)/T(t) = {row['speedup']:.2f}")
+    print(f"record: {target}")
 
 
 if __name__ == "__main__":

@@ -60,3 +60,54 @@ def _byte_ticks(axis, sizes_bytes: list) -> None:
     axis.set_major_locator(FixedLocator(shown))
     axis.set_major_formatter(FixedFormatter([BYTE_TICKS[size] for size in shown]))
     axis.set_minor_formatter(NullFormatter())
+
+
+@figure(panels=2)
+def figure_tp_measured(data: dict, fig, axes) -> None:
+    """Article 2 against the tensor-parallel record (``measure.tp_analysis.figure_data``):
+    R = T_comm/T_calc measured, and the article's t·P·d/(18·h·B) with the measured P and B
+    (top); the two parts of R, measured (points) and as the article computes them (lines)
+    (bottom), all against the hidden size h."""
+    top, bottom = axes
+    hidden = data["hidden"]
+    top.plot(hidden, data["predicted_ratio"], color=COLOURS["one"])
+    top.annotate("t·P·d/(18·h·B)", (hidden[1], data["predicted_ratio"][1]), color=COLOURS["one"],
+                 ha="left", va="top", xytext=(0, -10), textcoords="offset points")
+    top.plot(hidden, data["ratio"], "o", color=COLOURS["two"])
+    _width_ticks(top.xaxis, hidden)
+    _log_y(top, data["ratio"] + data["predicted_ratio"])
+    top.set_xlabel("h")
+    top.set_ylabel("R")
+    for key, colour in (("calc", COLOURS["one"]), ("comm", COLOURS["two"])):
+        bottom.plot(hidden, data[f"predicted_{key}_ms"], color=colour)
+        bottom.plot(hidden, data[f"{key}_ms"], "o", color=colour)
+        bottom.annotate(f"T_{key}", (hidden[-1], data[f"{key}_ms"][-1]), color=colour,
+                        ha="right", va="bottom", xytext=(-8, 4), textcoords="offset points")
+    _width_ticks(bottom.xaxis, hidden)
+    _log_y(bottom, [v for prefix in ("", "predicted_") for key in ("calc", "comm")
+                    for v in data[f"{prefix}{key}_ms"]])
+    bottom.set_xlabel("h")
+    bottom.set_ylabel("ms")
+
+
+def _log_y(ax, values: list) -> None:
+    """A logarithmic y axis from the power of ten below ``values`` to the one above, labelled
+    at its powers of ten only (matplotlib labels minor ticks too when the data span less than
+    two decades, a crowd of 2×10⁻², 3×10⁻², …)."""
+    import math
+
+    from matplotlib.ticker import NullFormatter
+
+    ax.set_yscale("log")
+    ax.set_ylim(10 ** math.floor(math.log10(min(values))), 10 ** math.ceil(math.log10(max(values))))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _width_ticks(axis, hidden: list) -> None:
+    """A logarithmic axis of widths, ticked and labelled at the widths measured."""
+    from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
+
+    axis.axes.set_xscale("log", base=2)
+    axis.set_major_locator(FixedLocator(hidden))
+    axis.set_major_formatter(FixedFormatter([str(h) for h in hidden]))
+    axis.set_minor_formatter(NullFormatter())

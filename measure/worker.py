@@ -174,7 +174,7 @@ def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
 
     One repetition times ``inner`` back-to-back all-reduces (more for small messages), so
     that the skew with which ranks leave the barrier does not swamp a short transfer."""
-    tensors = {floats: torch.ones(floats, dtype=torch.float32, device=ranks.device)
+    tensors = {floats: torch.zeros(floats, dtype=torch.float32, device=ranks.device)
                for floats in plan["allreduce_floats"]}
     inner = {floats: max(1, min(ALLREDUCE_INNER, ALLREDUCE_INNER_FLOATS // floats))
              for floats in tensors}

@@ -32,7 +32,7 @@ def test_the_build_executes_no_notebook(built, lang):
     with open(ROOT / "_build" / "doctrees" / lang / "environment.pickle", "rb") as stream:
         env = pickle.load(stream)
     notebooks = [doc for doc in env.found_docs if str(env.doc2path(doc)).endswith(".ipynb")]
-    assert len(notebooks) == 32 + 2                       # every section, claims and errata
+    assert len(notebooks) == 33 + 2                       # every section, claims and errata
     executed = [doc for doc, data in getattr(env, "nb_metadata", {}).items() if "exec_data" in data]
     assert executed == []
 
@@ -367,3 +367,22 @@ def test_the_footer_names_the_authors_in_one_sentence_of_the_edition(built, lang
         line = re.search(r'<p class="component-author">\s*(.*?)\s*</p>', text, re.S)
         assert line and html.unescape(line[1]) == edition(lang)["edition"]["byline"], page
         assert not re.search(r"\b(?:By|Por|Di) (?:The|Los|Gli)\b", text), page
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_a_section_opens_with_one_code_toggle_not_three(built, lang):
+    """A section's parameters, set-up and glue cells are folded under one "Show code" bar
+    (book/_ext/interface.py): three bars in a row filled a phone's first screen (issue 20). The
+    code of all three is inside it, and the parameter line is still shown openly after it."""
+    for page in pages(lang):
+        if "/notebooks/" not in str(page):
+            continue
+        text = page.read_text(encoding="utf-8")
+        body = text[text.index('<article class="bd-article"'):]
+        first_heading = body.find("<h2")
+        head = body[:first_heading if first_heading > 0 else len(body)]
+        toggles = head.count('<details class="admonition hide')
+        assert toggles == 1, f"{page}: {toggles} code toggles before the first heading"
+        details = re.search(r'<details class="admonition hide.*?</details>', head, re.S).group()
+        assert "refuse_unknown_parameters" in details, page      # the set-up cell's code
+        assert "<strong>" not in details, page    # the parameter line stays outside, shown

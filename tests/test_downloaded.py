@@ -1,7 +1,7 @@
 """A notebook as a reader takes it away: copied out of the repository into an empty folder and
 run there, against the book's code installed from a wheel built here, with the repository out
-of reach. One notebook of each kind: a section with figures, the measured section (which reads
-a committed measurement record), and a page of book/ (the claims ledger)."""
+of reach. One notebook of each kind: a section with figures, the measured sections (which read
+committed measurement records), and a page of book/ (the claims ledger)."""
 from __future__ import annotations
 
 import json
@@ -20,7 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 #: One notebook of each kind, in four editions between them.
 DOWNLOADS = ("notebooks/zh/split-04-break-even.ipynb", "notebooks/es/split-08-executed.ipynb",
-             "notebooks/it/tp-05-scaling.ipynb", "book/en/claims.ipynb")
+             "notebooks/it/tp-05-scaling.ipynb", "notebooks/en/tp-13-counted.ipynb",
+             "book/en/claims.ipynb")
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from papermill.iorw import load_notebook_node
 from papermill.parameterize import parameterize_notebook
 
 import experiment
-from measure import analysis
+from measure import analysis, tp_analysis
 from test_notebooks import PAGES, ROOT, SECTIONS, article_of
 
 EN = [ROOT / ("notebooks" if name in SECTIONS else "book") / "en" / name for name in SECTIONS + PAGES]
@@ -46,6 +46,7 @@ EDGES = {
     ],
     "ledger": [{"edition": "zh"}, {"edition": "it"}],    # claims and errata take no parameter
     "measured": [{"record_name": analysis.COMMITTED, "edition": "es"}],   # the one record
+    "counted": [{"record_name": tp_analysis.COMMITTED, "edition": "zh"}],
 }
 
 

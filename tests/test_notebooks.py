@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 import experiment
-from measure import analysis
+from measure import analysis, tp_analysis
 import words
 from present import EDITION_LINE, LANGUAGES
 
@@ -27,7 +27,8 @@ ALL = [ROOT / "notebooks" / lang / name for lang in LANGUAGES for name in SECTIO
 #: The parameters (besides ``edition``) each kind of notebook takes, with their defaults.
 DEFAULTS_OF = {**{article: {name: experiment.DEFAULTS[name] for name in names}
                   for article, names in experiment.PARAMETER_GROUPS.items()},
-               "ledger": {}, "measured": {"record_name": analysis.COMMITTED}}
+               "ledger": {}, "measured": {"record_name": analysis.COMMITTED},
+               "counted": {"record_name": tp_analysis.COMMITTED}}
 
 
 def rel(path):
@@ -37,11 +38,14 @@ def rel(path):
 def article_of(path):
     """Which article's parameters a notebook exposes: split (article 1), tp or theory; the
     claims and errata pages ("ledger") take none but their edition; the measured section
-    ("measured", article 1's protocol executed) takes the name of a measurement record."""
+    ("measured", article 1's protocol executed) takes the name of a measurement record, and so
+    does article 2's ("counted", its layer in PyTorch's tensor parallelism)."""
     if path.parent.parent.name == "book":
         return "ledger"
     if path.name == "split-08-executed.ipynb":
         return "measured"
+    if path.name == "tp-13-counted.ipynb":
+        return "counted"
     prefix = path.name.split("-")[0]
     return prefix if prefix in ("tp", "theory") else "split"
 

@@ -17,7 +17,7 @@ from kernels import AsyncPrivateSocketKernelManager
 from present import LANGUAGES, number
 from words import edition
 from prose import glued
-from measure import analysis
+from measure import analysis, tp_analysis
 from test_notebooks import DEFAULTS_OF, PAGES, ROOT, SECTIONS, article_of, rel
 
 
@@ -34,7 +34,7 @@ ONE_EDITION_EACH = [ROOT / ("notebooks" if name in SECTIONS else "book") / LANGU
                     for i, name in enumerate(SECTIONS + PAGES)]
 #: One notebook per article, in a different edition for each check.
 PER_ARTICLE = {article: [p for p in ONE_EDITION_EACH if article_of(p) == article]
-               for article in ("split", "tp", "theory", "ledger", "measured")}
+               for article in ("split", "tp", "theory", "ledger", "measured", "counted")}
 
 
 def outputs_text(nb):
@@ -60,6 +60,9 @@ OTHER = {
     "ledger": ({}, lambda lang: [edition(lang)["words"]["does not reproduce"]]),
     # The measured section shows a record; the parameter line then has the model's Q = 1.
     "measured": ({"record_name": analysis.COMMITTED}, lambda lang: ["Q = 1", "η = "]),
+    # Article 2's counted section shows its record: the collectives as PyTorch names them.
+    "counted": ({"record_name": tp_analysis.COMMITTED},
+                lambda lang: ["`all_reduce`", "`reduce_scatter_tensor`"]),
 }
 INVALID = {
     "split": ({"eta": -1.0}, "eta must be eta, the local efficiency of each half: "
@@ -69,10 +72,12 @@ INVALID = {
                "th_serial_fraction must be S, the serial fraction: a finite real number in [0, 1]"),
     "measured": ({"record_name": "no-such-record"},
                  "record_name must name one of the book's measurement records (cpu-gloo-2x1"),
+    "counted": ({"record_name": "/no/such/tp-record.json"},
+                "record_name: no measurement record at /no/such/tp-record.json"),
 }
 #: A parameter of another article, set on each article's page.
 FOREIGN = {"split": {"tp_hidden": 4096}, "tp": {"c_ms": 1.0}, "theory": {"eta": 0.9},
-           "ledger": {"c_ms": 1.0}, "measured": {"c_ms": 1.0}}
+           "ledger": {"c_ms": 1.0}, "measured": {"c_ms": 1.0}, "counted": {"tp_hidden": 64}}
 
 
 #: One notebook of each kind of parameters cell (the setup and parameters cells are the same

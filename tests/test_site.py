@@ -569,7 +569,11 @@ def _computed_styles(reader: "Reader", path: str, dark: bool) -> list:
     assert reader.page.evaluate("() => document.documentElement.dataset.theme") == \
         ("dark" if dark else "light"), path
     reader.page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-    reader.page.wait_for_timeout(500)   # the folds' own opening transitions
+    # The folds' opening transitions, and any other, run to their end: on a busy machine 500 ms
+    # caught one mid-way (opacity 0.994 against 1).
+    reader.page.wait_for_timeout(100)
+    reader.page.evaluate("() => document.getAnimations().forEach(a => { try { a.finish(); } "
+                         "catch (infinite) { a.cancel(); } })")
     return reader.page.evaluate(COMPUTED_STYLES)
 
 

@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 import atomic  # noqa: E402
 import experiment  # noqa: E402
-from measure import analysis  # noqa: E402
+from measure import analysis, tp_analysis  # noqa: E402
 from present import LANGUAGES  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
@@ -74,19 +74,26 @@ PARAMETER_NOTES = {
     "measured": ["Which measurement record this page shows: data/measurements/<record_name>.json,",
                  "or the path of a record file (record_name = \"/tmp/m/mine.json\").",
                  "`make measure` writes one for your machine; this page itself never measures."],
+    "counted": ["Which tensor-parallel record this page shows: data/measurements/<record_name>.json,",
+                "or the path of a record file (record_name = \"/tmp/m/tp-mine.json\").",
+                "`make measure-tp` writes one for your machine; this page itself never measures."],
     "ledger": ["This page shows what the articles state, checked at their own parameters:",
                "it takes no parameter but its language."],
 }
 #: What the setup cell imports, per kind (all of it from this repository).
 IMPORTS = {"measured": ["import experiment", "from measure import analysis",
                         "from measure.figure import figure_measured",
-                        "from model.units import ring_factor"]}
+                        "from model.units import ring_factor"],
+           "counted": ["import experiment", "from measure import tp_analysis",
+                       "from measure.figure import figure_tp_measured"]}
 #: The setup cell's lines after the parameters are checked, per kind.
 SETUP = {
     "measured": ["record = analysis.load(record_name)", "comparison = analysis.compare(record)",
                  'r = comparison["results"]', "page = Page(r, edition)",
                  'page.parameters("split", decimals=3)   # the ledger\'s parameters, measured on '
                  "this machine"],
+    "counted": ["record = tp_analysis.load(record_name)",
+                "page = Page(experiment.run(), edition)"],
     "ledger": ["page = Page(experiment.run(), edition)"],
 }
 #: The name each article's setup gives its part of the results.
@@ -107,7 +114,8 @@ def parameters_of(kind: str) -> dict:
     """The parameters (besides ``edition``) a kind of notebook takes, with their defaults."""
     if kind in experiment.PARAMETER_GROUPS:
         return {name: spec.default for name, spec in experiment.PARAMETER_GROUPS[kind].items()}
-    return {"measured": {"record_name": analysis.COMMITTED}, "ledger": {}}[kind]
+    return {"measured": {"record_name": analysis.COMMITTED},
+            "counted": {"record_name": tp_analysis.COMMITTED}, "ledger": {}}[kind]
 
 
 def call(prefix: str, arguments: list) -> str:

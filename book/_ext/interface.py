@@ -1,5 +1,6 @@
-"""Sphinx extension: MyST-NB's code-cell toggles named by their own, translated words, and the
-themes' interface words where the book's catalogues correct them.
+"""Sphinx extension: MyST-NB's code-cell toggles named by their own, translated words, one toggle
+for the code a page opens with, and the themes' interface words where the book's catalogues
+correct them.
 
 MyST-NB 1.4 writes ``<summary aria-label="Toggle hidden content">`` around the words it shows
 ("Show code", set per edition by ``nb_code_prompt_show``). The fixed English label hides those
@@ -22,9 +23,11 @@ import json
 import pathlib
 from html import escape
 
+from docutils import nodes
 from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput
 from sphinx import locale
 from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.i18n import CatalogInfo
 
 THEME_CATALOGUE = "booktheme"
@@ -42,6 +45,38 @@ def visit_hidden_cell(self, node: HideCodeCellNode) -> None:
                      f'<p class="collapsed admonition-title">{escape(node["prompt_show"])}</p>\n'
                      f'<p class="expanded admonition-title">{escape(node["prompt_hide"])}</p>\n'
                      "</summary>\n")
+
+
+class OneToggleForThePagesHead(SphinxPostTransform):
+    """Fold a page's leading run of collapsed code cells (its parameters, set-up and glue cells)
+    under one "Show code" toggle, so that the first screen shows one bar, not three.
+
+    Runs after MyST-NB's ``HideInputCells`` has wrapped each cell's code in its toggle: the code
+    (and a fully collapsed cell's outputs) of the following cells of the run move, in order, into
+    the first cell's toggle; what such a cell shows openly (the parameter line) stays where it
+    was; a cell left with nothing is removed."""
+
+    default_priority = 200
+    formats = ("html",)
+
+    def run(self, **kwargs) -> None:
+        run = []
+        for cell in self.document.findall(nodes.container):
+            if cell.get("nb_element") != "cell_code":
+                continue
+            toggle = next((child for child in cell.children
+                           if isinstance(child, HideCodeCellNode)
+                           and "above-input" in child["classes"]), None)
+            adjacent = run and cell.parent is run[-1][0].parent and \
+                cell.parent.index(cell) == cell.parent.index(run[-1][0]) + 1
+            if toggle is None or (run and not adjacent):
+                break
+            run.append((cell, toggle))
+        for cell, toggle in run[1:]:
+            run[0][1].extend(toggle.children)
+            cell.remove(toggle)
+            if not cell.children:
+                cell.parent.remove(cell)
 
 
 def prefer_the_books_theme_words(app: Sphinx) -> None:
@@ -98,6 +133,7 @@ def fill_script_words(app: Sphinx, exception) -> None:
 def setup(app: Sphinx) -> dict:
     app.setup_extension("myst_nb")
     app.add_node(HideCodeCellNode, override=True, html=(visit_hidden_cell, depart_HideCellInput))
+    app.add_post_transform(OneToggleForThePagesHead)
     app.connect("builder-inited", prefer_the_books_theme_words)
     app.connect("build-finished", correct_copybutton_words)
     app.connect("build-finished", fill_script_words)

@@ -1,0 +1,178 @@
+"""What a tensor-parallel record means: PyTorch's collectives per layer against article 2's
+count, and the measured ratio of communication to compute against its R = t·P·d/(18·h·B).
+
+Pure Python and ``model``; no torch (the notebooks show committed records). The record is
+written by ``measure.tp_worker``. Times in ms, sizes in bytes, rates per second.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import statistics
+
+import atomic
+from measure import analysis
+from model import tensor_parallel as tp
+from model.units import ring_factor
+
+SCHEMA = "measure-tp/1"
+#: The record from this project's machine that the book shows.
+COMMITTED = "tp-cpu-gloo-2x1"
+#: The plans a record holds: Megatron's tensor parallelism, and with sequence parallelism.
+PLANS = ("tp", "sp")
+#: The kinds of collective CommDebugMode names, and the share of its larger tensor that one
+#: device sends in a ring over t devices (all-reduce 2(t−1)/t; all-gather and
+#: reduce-scatter (t−1)/t each, of the whole tensor).
+KINDS = ("all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor")
+SWEEP_LISTS = ("hidden", "one_ms", "tp_ms", "comm_ms")
+
+
+def median(samples_ms: list) -> float:
+    """The median of steady repetitions, in ms."""
+    return statistics.median(samples_ms)
+
+
+def sent_per_device_bytes(kind: str, in_bytes: int, out_bytes: int, t: int) -> float:
+    """Bytes one device sends for one collective in a ring over ``t`` devices."""
+    whole = max(in_bytes, out_bytes)
+    if kind == "all_reduce":
+        return ring_factor(t) * whole
+    if kind in KINDS:
+        return (t - 1) / t * whole
+    raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
+
+
+def per_layer(record: dict, plan: str) -> dict:
+    """One layer's collectives under ``plan``: their number by (pass, kind), the bytes of
+    each (the larger of its input and output), and the bytes one device sends in all."""
+    t = record["environment"]["world_size"]
+    events = record["collectives"][plan]
+    by_kind = {}
+    for event in events:
+        key = f"{event['pass']}:{event['kind']}"
+        by_kind[key] = by_kind.get(key, 0) + 1
+    sizes = sorted({max(e["in_bytes"], e["out_bytes"]) for e in events})
+    return {"count": len(events), "by_kind": by_kind, "message_bytes": sizes,
+            "sent_per_device_bytes": sum(sent_per_device_bytes(e["kind"], e["in_bytes"],
+                                                               e["out_bytes"], t)
+                                         for e in events)}
+
+
+def forward_kinds(record: dict, plan: str) -> dict:
+    """The kinds of collective each module issues in the forward pass under ``plan``
+    (module name without the layer's own prefix → kinds in order), e.g. the collective that
+    stands before each residual addition: after ``attn.out`` and ``mlp.down``."""
+    kinds = {}
+    for event in record["collectives"][plan]:
+        if event["pass"] == "forward":
+            module = event["module"].split(".", 1)[-1]
+            kinds.setdefault(module, []).append(event["kind"])
+    return kinds
+
+
+def parameters(record: dict, hidden: int) -> dict:
+    """Article 2's parameters at the record's shape and width ``hidden``, with this machine's
+    P and B as the record measured them."""
+    protocol, peak = record["protocol"], record["peak"]
+    return {"tp_batch": protocol["batch"], "tp_seq_len": protocol["seq_len"],
+            "tp_hidden": hidden, "tp_bytes_per_value": protocol["bytes_per_value"],
+            "tp_flops_per_s": peak["flops_per_s"],
+            "tp_bandwidth_bytes_per_s": peak["bandwidth_bytes_per_s"]}
+
+
+def counts_against_article(record: dict) -> dict:
+    """The article's per-layer count (4 collectives of b·s·h·d bytes; ring: 8·b·s·h·d·(t−1)/t
+    bytes sent per device, Narayanan et al. 2021) against what PyTorch issued, for each plan."""
+    t = record["environment"]["world_size"]
+    p = parameters(record, record["protocol"]["count_hidden"])
+    article = {"count": tp.COLLECTIVES_PER_LAYER, "message_bytes": tp.message_bytes(p),
+               "sent_per_device_bytes": ring_factor(t) * tp.layer_comm_bytes(p)}
+    plans = {plan: per_layer(record, plan) for plan in PLANS}
+    tp_plan = plans["tp"]
+    return {"article": article, **plans,
+            "tp_agrees": (tp_plan["count"] == article["count"]
+                          and set(tp_plan["by_kind"]) == {"forward:all_reduce", "backward:all_reduce"}
+                          and tp_plan["message_bytes"] == [article["message_bytes"]]),
+            "sp_same_volume": plans["sp"]["sent_per_device_bytes"] == tp_plan["sent_per_device_bytes"]}
+
+
+def sweep_rows(record: dict) -> list:
+    """Per width h: measured and predicted compute and communication of one layer on t ranks,
+    and R = comm/calc both ways. Measured calc is the split layer's time less its all-reduces
+    timed alone; predicted calc is 72·b·s·h²/(t·P), comm 4·b·s·h·d/B, R = t·P·d/(18·h·B)."""
+    t = record["environment"]["world_size"]
+    sweep = record["sweep"]
+    rows = []
+    for hidden, one_ms, tp_ms, comm_ms in zip(*(sweep[key] for key in SWEEP_LISTS)):
+        p = parameters(record, hidden)
+        calc_ms = tp_ms - comm_ms
+        rows.append({"hidden": hidden, "one_ms": one_ms, "tp_ms": tp_ms, "comm_ms": comm_ms,
+                     "calc_ms": calc_ms, "predicted_one_ms": 1e3 * tp.calc_s(p, 1),
+                     "predicted_calc_ms": 1e3 * tp.calc_s(p, t),
+                     "predicted_comm_ms": 1e3 * tp.comm_s(p),
+                     "ratio": comm_ms / calc_ms if calc_ms > 0 else None,
+                     "predicted_ratio": tp.ratio(p, t),
+                     "speedup": one_ms / tp_ms})
+    return rows
+
+
+def check_record(record: dict) -> dict:
+    """Raise ValueError naming the first missing or malformed field; return the record."""
+    def need(mapping, key, where):
+        if not isinstance(mapping, dict) or key not in mapping:
+            raise ValueError(f"tensor-parallel record: {where}.{key} is missing")
+        return mapping[key]
+
+    if need(record, "schema", "record") != SCHEMA:
+        raise ValueError(f"tensor-parallel record: schema must be {SCHEMA!r}; "
+                         f"got {record['schema']!r}")
+    environment = need(record, "environment", "record")
+    for key in analysis.ENVIRONMENT_KEYS:
+        need(environment, key, "environment")
+    protocol = need(record, "protocol", "record")
+    for key in ("batch", "seq_len", "hidden", "count_hidden", "warmup", "repeats", "dtype",
+                "bytes_per_value", "heads", "quick"):
+        need(protocol, key, "protocol")
+    for plan in PLANS:
+        for key in ("output", "input_grad"):
+            need(need(need(record, "correctness", "record"), plan, "correctness"), key,
+                 f"correctness.{plan}")
+        for index, event in enumerate(need(need(record, "collectives", "record"), plan,
+                                           "collectives")):
+            for key in ("kind", "module", "pass", "in_bytes", "out_bytes"):
+                need(event, key, f"collectives.{plan}[{index}]")
+            if event["kind"] not in KINDS:
+                raise ValueError(f"tensor-parallel record: collectives.{plan}[{index}].kind "
+                                 f"must be one of {', '.join(KINDS)}; got {event['kind']!r}")
+    for key in ("flops_per_s", "bandwidth_bytes_per_s", "matmul_ms", "allreduce_ms"):
+        if not need(need(record, "peak", "record"), key, "peak") > 0:
+            raise ValueError(f"tensor-parallel record: peak.{key} must be > 0")
+    sweep = need(record, "sweep", "record")
+    if len({len(need(sweep, key, "sweep")) for key in SWEEP_LISTS}) != 1:
+        raise ValueError("tensor-parallel record: the sweep lists differ in length")
+    try:
+        json.dumps(record, allow_nan=False)
+    except ValueError:
+        raise ValueError("tensor-parallel record: a number is not finite (NaN or infinity)") from None
+    return record
+
+
+def load(name: str = COMMITTED, directory: pathlib.Path = analysis.RECORDS) -> dict:
+    """A tensor-parallel record by name or path (``analysis.record_path``), checked."""
+    return check_record(json.loads(analysis.record_path(name, directory).read_text("utf-8")))
+
+
+def write_record(path, record: dict) -> None:
+    """Check the record and write it as strict, sorted JSON, atomically."""
+    text = json.dumps(check_record(record), indent=1, sort_keys=True, allow_nan=False) + "\n"
+    atomic.write_text(pathlib.Path(path), text)
+
+
+def figure_data(record: dict) -> dict:
+    """What ``measure.figure.figure_tp_measured`` draws: per width h of the sweep, the measured
+    and predicted R, compute and communication (rows without a positive measured compute are
+    left out: their R does not exist)."""
+    rows = [row for row in sweep_rows(record) if row["ratio"] is not None]
+    keys = ("hidden", "ratio", "predicted_ratio", "calc_ms", "predicted_calc_ms", "comm_ms",
+            "predicted_comm_ms")
+    return {key: [row[key] for row in rows] for key in keys}

@@ -1,0 +1,172 @@
+"""One rank of article 2's check: a transformer layer in PyTorch's tensor parallelism, its
+collectives counted by CommDebugMode, and its compute and communication timed.
+
+Started by ``torchrun`` (``python -m measure tp`` starts it for you), once per rank::
+
+    torchrun --standalone --nproc-per-node 2 -m measure.tp_worker --out data/measurements/tp-x.json
+
+On every rank the same whole layer (``measure.tp_layer``) is built from one seed and split
+over the ranks. Four things are taken:
+
+1. **correctness**: the split layer's output and input gradient against the whole layer's;
+2. **counts**: every collective of one forward and backward pass, without and with sequence
+   parallelism, by kind, module, pass and bytes (CommDebugMode);
+3. **the machine's P and B, apart from the layer**: one rank's FLOP/s on the MLP's largest
+   matrix product, and the all-reduce bandwidth V/t at a message of ``BANDWIDTH_BYTES``;
+4. **a sweep over h**: the whole layer's forward and backward pass on rank 0 alone (t = 1),
+   the split layer's on all ranks, and the all-reduces it issued, alone (fresh zero buffers), so
+   that the split layer's compute is the difference.
+
+Timing as in ``measure.worker``: a barrier before each repetition, the slowest rank's time,
+warm-up repetitions dropped. Rank 0 writes the record atomically. Times in ms, sizes in bytes.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import torch
+import torch.distributed as dist
+
+from measure import tp_analysis, tp_layer
+from measure.worker import Ranks, environment
+
+#: The layer's input (b, s) at every width, and the widths h of the sweep.
+FULL = {"batch": 2, "seq_len": 64, "hidden": [128, 256, 512, 1024, 2048], "count_hidden": 256,
+        "warmup": 3, "repeats": 15}
+QUICK = {"batch": 2, "seq_len": 32, "hidden": [128, 256], "count_hidden": 128,
+         "warmup": 1, "repeats": 3}
+#: The all-reduce message at which B is taken: large enough for the bandwidth to dominate.
+BANDWIDTH_BYTES = 16 * 2 ** 20
+BANDWIDTH_BYTES_QUICK = 2 ** 20
+
+
+def fwd_bwd(layer, x):
+    """One forward and backward pass of ``layer`` on a fresh leaf copy of ``x``."""
+    leaf = x.detach().requires_grad_(True)
+    layer(leaf).sum().backward()
+    return leaf
+
+
+def correctness(ranks: Ranks, plan: dict, sequence_parallel: bool) -> dict:
+    """Largest absolute differences of the split layer's output and input gradient from the
+    whole layer's (on this rank's share of the sequence with ``sequence_parallel``)."""
+    hidden = plan["count_hidden"]
+    whole = tp_layer.build(hidden)
+    split = tp_layer.parallel(whole, ranks.size, sequence_parallel)
+    x = torch.randn(plan["batch"], plan["seq_len"], hidden,
+                    generator=torch.Generator().manual_seed(1))
+    x_whole = x.detach().requires_grad_(True)
+    y_whole = whole(x_whole)
+    y_whole.sum().backward()
+    x_mine = tp_layer.local_input(x, ranks.rank, ranks.size, sequence_parallel)
+    x_split = x_mine.detach().requires_grad_(True)
+    y_split = split(x_split)
+    y_split.sum().backward()
+    mine = tp_layer.local_input(y_whole.detach(), ranks.rank, ranks.size, sequence_parallel)
+    grad = tp_layer.local_input(x_whole.grad, ranks.rank, ranks.size, sequence_parallel)
+    worst = torch.tensor([float((y_split.detach() - mine).abs().max()),
+                          float((x_split.grad - grad).abs().max())], dtype=torch.float64)
+    dist.all_reduce(worst, op=dist.ReduceOp.MAX)
+    return {"output": worst[0].item(), "input_grad": worst[1].item()}
+
+
+def counts(ranks: Ranks, plan: dict, sequence_parallel: bool) -> list:
+    """The collectives of one forward and backward pass, as CommDebugMode lists them."""
+    return tp_layer.counted(plan["batch"], plan["seq_len"], plan["count_hidden"], ranks.size,
+                            sequence_parallel)
+
+
+def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
+    """P: one rank's FLOP/s on the MLP's product (b·s × h) · (h × 4h) at the largest h;
+    B: V/t of an all-reduce of V bytes (the article's B: the time of one all-reduce is V/B)."""
+    hidden = max(plan["hidden"])
+    rows = plan["batch"] * plan["seq_len"]
+    a = torch.randn(rows, hidden)
+    w = torch.randn(hidden, tp_layer.MLP_FACTOR * hidden)
+    v_bytes = BANDWIDTH_BYTES_QUICK if quick else BANDWIDTH_BYTES
+    floats = v_bytes // 4
+    times = ranks.timed({"matmul": (lambda: a @ w, False, 1),
+                         "allreduce": (lambda: dist.all_reduce(torch.zeros(floats)), True, 1)},
+                        plan["warmup"], plan["repeats"])
+    matmul_ms = tp_analysis.median(times["matmul"])
+    allreduce_ms = tp_analysis.median(times["allreduce"])
+    return {"matmul_shape": [rows, hidden, tp_layer.MLP_FACTOR * hidden],
+            "matmul_ms": matmul_ms,
+            "flops_per_s": 2 * rows * hidden * tp_layer.MLP_FACTOR * hidden / (matmul_ms / 1e3),
+            "allreduce_bytes": v_bytes, "allreduce_ms": allreduce_ms,
+            "bandwidth_bytes_per_s": v_bytes / (allreduce_ms / 1e3)}
+
+
+def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
+    """Medians over h: the whole layer on rank 0 (``one_ms``), the split layer on all ranks
+    (``tp_ms``), and its ``allreduces`` all-reduces of b·s·h floats alone (``comm_ms``)."""
+    rows = {"hidden": [], "one_ms": [], "tp_ms": [], "comm_ms": []}
+    for hidden in plan["hidden"]:
+        whole = tp_layer.build(hidden)
+        split = tp_layer.parallel(whole, ranks.size, sequence_parallel=False)
+        x = torch.randn(plan["batch"], plan["seq_len"], hidden,
+                        generator=torch.Generator().manual_seed(1))
+        shape = x.shape
+
+        def the_allreduces():
+            for _ in range(allreduces):
+                dist.all_reduce(torch.zeros(shape))
+
+        times = ranks.timed({"one": (lambda: fwd_bwd(whole, x), False, 1),
+                             "tp": (lambda: fwd_bwd(split, x), True, 1),
+                             "comm": (the_allreduces, True, 1)},
+                            plan["warmup"], plan["repeats"])
+        rows["hidden"].append(hidden)
+        for name in ("one", "tp", "comm"):
+            rows[f"{name}_ms"].append(tp_analysis.median(times[name]))
+    return rows
+
+
+def arguments(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="measure.tp_worker", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True, help="the record's path (.json)")
+    parser.add_argument("--backend", default="gloo", choices=("gloo", "nccl"))
+    parser.add_argument("--quick", action="store_true", help="fewer widths and repetitions")
+    parser.add_argument("--threads-per-rank", type=int, default=1)
+    parser.add_argument("--timeout-s", type=float, default=600.0,
+                        help="a collective that waits longer than this fails every rank")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = arguments(argv)
+    if args.backend != "gloo":
+        raise SystemExit("measure.tp_worker: only gloo on CPUs has been written and run here "
+                         "(the layer would need its mesh and inputs on the GPU for nccl)")
+    torch.set_num_threads(args.threads_per_rank)
+    ranks = Ranks(args.backend, args.timeout_s)
+    started = time.perf_counter()
+    try:
+        plan = QUICK if args.quick else FULL
+        record = {
+            "schema": tp_analysis.SCHEMA,
+            "environment": environment(ranks, args.backend),
+            "protocol": {key: plan[key] for key in
+                         ("batch", "seq_len", "hidden", "count_hidden", "warmup", "repeats")}
+            | {"dtype": "float32", "bytes_per_value": 4, "heads": tp_layer.HEADS,
+               "mlp_factor": tp_layer.MLP_FACTOR, "quick": args.quick,
+               "baseline": "the whole layer on rank 0 alone, with the same threads per rank"},
+            "correctness": {"tp": correctness(ranks, plan, False),
+                            "sp": correctness(ranks, plan, True)},
+            "collectives": {"tp": counts(ranks, plan, False), "sp": counts(ranks, plan, True)},
+            "peak": peak(ranks, plan, args.quick),
+        }
+        record["sweep"] = sweep(ranks, plan, sum(event["kind"] == "all_reduce"
+                                                 for event in record["collectives"]["tp"]))
+        record["protocol"]["seconds"] = round(time.perf_counter() - started, 1)
+        if ranks.rank == 0:
+            tp_analysis.write_record(args.out, record)
+    finally:
+        dist.destroy_process_group()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+# The code of section tp-13-counted, which its four editions run; edit it here, then `make notebooks`.
+# 4 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# %% parameters: counted
+
+# %% glue [hide-cell]
+env, protocol, peak = record["environment"], record["protocol"], record["peak"]
+counts = tp_analysis.counts_against_article(record)
+rows = tp_analysis.sweep_rows(record)
+first, last = rows[0], rows[-1]
+page.glue("tpm_record_path", record_name if record_name.endswith(".json")
+          else f"data/measurements/{record_name}.json")
+page.glue("tpm_measured_on", page.date(env["date"][:10]))
+page.glue("tpm_device_name", env["device_name"])
+page.glue("tpm_ranks", env["world_size"])
+page.glue("tpm_threads", env["threads_per_rank"])
+page.glue("tpm_torch_version", env["torch_version"])
+for key in ("batch", "seq_len", "count_hidden", "bytes_per_value", "heads", "warmup", "repeats"):
+    page.glue(f"tpm_{key}", protocol[key])
+page.glue("tpm_article_count", counts["article"]["count"])
+page.glue("tpm_message_bytes", counts["article"]["message_bytes"])
+page.glue("tpm_article_sent_bytes", counts["article"]["sent_per_device_bytes"])
+page.glue("tpm_count", counts["tp"]["count"])
+page.glue("tpm_forward", counts["tp"]["by_kind"].get("forward:all_reduce", 0))
+page.glue("tpm_backward", counts["tp"]["by_kind"].get("backward:all_reduce", 0))
+page.glue("tpm_sent_bytes", counts["tp"]["sent_per_device_bytes"])
+page.glue("tpm_agrees", page.word("agrees" if counts["tp_agrees"] else "disagrees"))
+page.glue("tpm_sp_count", counts["sp"]["count"])
+page.glue("tpm_sp_sent_bytes", counts["sp"]["sent_per_device_bytes"])
+page.glue("tpm_sp_shard_bytes", counts["article"]["message_bytes"] // env["world_size"])
+forward = {plan: tp_analysis.forward_kinds(record, plan) for plan in tp_analysis.PLANS}
+page.glue("tpm_before_residual_tp", ", ".join(forward["tp"]["attn.out"]))
+page.glue("tpm_before_residual_sp", ", ".join(forward["sp"]["attn.out"]))
+page.glue("tpm_gathered_at", page.words["typography"]["list_separator"].join(
+    m for m, kinds in forward["sp"].items() if "all_gather_into_tensor" in kinds))
+page.glue("tpm_max_difference", max(max(record["correctness"][plan].values())
+                                    for plan in tp_analysis.PLANS), 1, scientific_notation=True)
+page.glue("tpm_p_gflops", peak["flops_per_s"] / 1e9, 1)
+page.glue("tpm_b_gb_per_s", peak["bandwidth_bytes_per_s"] / 1e9, 2)
+page.glue("tpm_bandwidth_mib", peak["allreduce_bytes"] / 2 ** 20)
+page.glue("tpm_h_min", first["hidden"])
+page.glue("tpm_h_max", last["hidden"])
+page.glue("tpm_points", len(rows))
+page.glue("tpm_ratio_first", first["ratio"], 2)
+page.glue("tpm_predicted_ratio_first", first["predicted_ratio"], 2)
+page.glue("tpm_ratio_last", last["ratio"], 3)
+page.glue("tpm_predicted_ratio_last", last["predicted_ratio"], 3)
+page.glue("tpm_comm_first_ms", first["comm_ms"], 1)
+page.glue("tpm_predicted_comm_first_ms", first["predicted_comm_ms"], 2)
+page.glue("tpm_comm_factor_first", first["comm_ms"] / first["predicted_comm_ms"], 0)
+page.glue("tpm_comm_factor_last", last["comm_ms"] / last["predicted_comm_ms"], 1)
+page.glue("tpm_calc_first_ms", first["calc_ms"], 1)
+page.glue("tpm_one_first_ms", first["one_ms"], 1)
+page.glue("tpm_calc_factor_last", last["calc_ms"] / last["predicted_calc_ms"], 2)
+page.glue("tpm_one_factor_last", last["one_ms"] / last["predicted_one_ms"], 2)
+page.glue("tpm_speedup_first", first["speedup"], 2)
+page.glue("tpm_speedup_last", last["speedup"], 2)
+
+# %% table-counts
+by_step = {}   # (pass, module) → {plan: "kind: bytes in → bytes out"}, in the order issued
+for plan in ("sp", "tp"):
+    for e in record["collectives"][plan]:
+        step = by_step.setdefault((e["pass"], e["module"].split(".", 1)[-1]), {})
+        step[plan] = (f"`{e['kind']}` {page.num(e['in_bytes'], 0)} → "
+                      f"{page.num(e['out_bytes'], 0)}")
+page.table(["tp_pass", "tp_module", "plan_tp", "plan_sp"],
+           [[page.word(step_pass), f"`{module}`", *(plans.get(plan, "–") for plan in ("tp", "sp"))]
+            for (step_pass, module), plans in by_step.items()])
+
+# %% table-sweep
+page.table(["h", "T(1) (ms)", f"T({env['world_size']}) (ms)", "T_comm (ms)", "T_calc (ms)",
+            f"R ({page.word('measured')})", "t·P·d/(18·h·B)", f"T(1)/T({env['world_size']})"],
+           [[row["hidden"], page.cell(row["one_ms"], 1), page.cell(row["tp_ms"], 1),
+             page.cell(row["comm_ms"], 1), page.cell(row["calc_ms"], 1),
+             page.cell(row["ratio"], 3), page.cell(row["predicted_ratio"], 3),
+             page.cell(row["speedup"], 2)] for row in rows])
+
+# %% figure-tp-measured
+page.figure(figure_tp_measured, tp_analysis.figure_data(record))

@@ -1,0 +1,217 @@
+"""Article 2 against PyTorch's own tensor parallelism (measure/tp_layer.py, tp_analysis.py,
+tp_worker.py): what the split layer communicates, counted by CommDebugMode on PyTorch's fake
+process group for t = 2 and 4, against counts derived here by hand from b, s, h, d and t; the
+record's schema; the analysis against independent arithmetic; and a quick run on two gloo
+ranks, whose split layer must compute what the whole layer computes.
+
+The counting and the run need torch; like tests/test_measure.py they skip without it, unless
+MEASURE_REQUIRED=1 (set by .ci/run).
+"""
+import copy
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from measure import tp_analysis
+from tests.test_measure import need_torch
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+# A small layer: b = 2, s = 8, h = 64 (8 heads of 8), float32: a message is b·s·h·d bytes.
+B, S, H, D = 2, 8, 64, 4
+MESSAGE = B * S * H * D     # 4096 bytes
+
+
+def counted(t, sequence_parallel):
+    need_torch()
+    from measure import tp_layer
+    with tp_layer.fake_group(t):
+        return tp_layer.counted(B, S, H, t, sequence_parallel)
+
+
+@pytest.mark.parametrize("t", [2, 4])
+def test_megatron_tensor_parallelism_issues_the_articles_four_allreduces(t):
+    """By hand (Shoeybi et al. 2019): forward, one all-reduce after each row-split matrix
+    (attention output, MLP down); backward, one after each column-split matrix (the input
+    gradients of QKV and MLP up). Each is the whole (b, s, h) activation, for every t."""
+    events = counted(t, False)
+    assert [(e["pass"], e["kind"], e["module"]) for e in events] == [
+        ("forward", "all_reduce", "Layer.attn.out"), ("forward", "all_reduce", "Layer.mlp.down"),
+        ("backward", "all_reduce", "Layer.mlp.up"), ("backward", "all_reduce", "Layer.attn.qkv")]
+    assert all(e["in_bytes"] == e["out_bytes"] == MESSAGE for e in events)
+
+
+@pytest.mark.parametrize("t", [2, 4])
+def test_sequence_parallelism_turns_each_allreduce_into_an_allgather_and_a_reduce_scatter(t):
+    """By hand (Korthikanti et al. 2022): before each column-split matrix an all-gather of the
+    sequence shards (b·s·h·d/t bytes in, b·s·h·d out), after each row-split one a
+    reduce-scatter (the reverse); the backward pass mirrors them."""
+    events = counted(t, True)
+    gather = ("all_gather_into_tensor", MESSAGE // t, MESSAGE)
+    scatter = ("reduce_scatter_tensor", MESSAGE, MESSAGE // t)
+    assert [(e["pass"], e["module"], (e["kind"], e["in_bytes"], e["out_bytes"]))
+            for e in events] == [
+        ("forward", "Layer.attn.qkv", gather), ("forward", "Layer.attn.out", scatter),
+        ("forward", "Layer.mlp.up", gather), ("forward", "Layer.mlp.down", scatter),
+        ("backward", "Layer.mlp.down", gather), ("backward", "Layer.mlp.up", scatter),
+        ("backward", "Layer.attn.out", gather), ("backward", "Layer.attn.qkv", scatter)]
+
+
+# ---- the analysis, on a synthetic record -------------------------------------------------------
+
+def synthetic(t=2):
+    """A record as the worker writes it, with the counts derived above and round timings."""
+    allreduce = lambda p, m: {"kind": "all_reduce", "module": m, "pass": p,
+                              "in_bytes": MESSAGE, "out_bytes": MESSAGE}
+    gather = lambda p, m: {"kind": "all_gather_into_tensor", "module": m, "pass": p,
+                           "in_bytes": MESSAGE // t, "out_bytes": MESSAGE}
+    scatter = lambda p, m: {"kind": "reduce_scatter_tensor", "module": m, "pass": p,
+                            "in_bytes": MESSAGE, "out_bytes": MESSAGE // t}
+    env = {key: "x" for key in ("host", "device", "device_name", "backend", "torch_version",
+                                "python_version", "platform", "date")}
+    env |= {"cores_visible": 2, "threads_per_rank": 1, "world_size": t, "nodes": 1}
+    return {"schema": tp_analysis.SCHEMA, "environment": env,
+            "protocol": {"batch": B, "seq_len": S, "hidden": [64, 128], "count_hidden": H,
+                         "warmup": 1, "repeats": 3, "dtype": "float32", "bytes_per_value": D,
+                         "heads": 8, "quick": True},
+            "correctness": {plan: {"output": 0.0, "input_grad": 0.0} for plan in ("tp", "sp")},
+            "collectives": {
+                "tp": [allreduce("forward", "a"), allreduce("forward", "b"),
+                       allreduce("backward", "c"), allreduce("backward", "d")],
+                "sp": [f(p, "m") for p in ("forward", "backward") for f in (gather, scatter)] * 2},
+            "peak": {"flops_per_s": 1e11, "bandwidth_bytes_per_s": 1e9, "matmul_ms": 1.0,
+                     "allreduce_ms": 1.0},
+            "sweep": {"hidden": [64, 128], "one_ms": [10.0, 30.0], "tp_ms": [8.0, 20.0],
+                      "comm_ms": [2.0, 4.0]}}
+
+
+@pytest.mark.parametrize("t", [2, 4])
+def test_the_analysis_counts_the_bytes_one_device_sends_by_hand(t):
+    """Ring: an all-reduce sends 2(t−1)/t of its message; an all-gather or a reduce-scatter
+    (t−1)/t of the whole tensor. Four all-reduces: 8·(t−1)/t·b·s·h·d (Narayanan et al. 2021);
+    eight gathers and scatters with sequence parallelism: the same."""
+    counts = tp_analysis.counts_against_article(synthetic(t))
+    by_hand = 8 * (t - 1) / t * MESSAGE
+    assert counts["article"] == {"count": 4, "message_bytes": MESSAGE,
+                                 "sent_per_device_bytes": pytest.approx(by_hand)}
+    assert counts["tp"]["sent_per_device_bytes"] == pytest.approx(by_hand)
+    assert counts["sp"]["sent_per_device_bytes"] == pytest.approx(by_hand)
+    assert counts["tp_agrees"] and counts["sp_same_volume"]
+
+
+@pytest.mark.parametrize("change", ["one more", "half the bytes", "a gather instead"])
+def test_a_count_that_differs_from_the_article_is_reported_as_disagreeing(change):
+    record = synthetic()
+    events = record["collectives"]["tp"]
+    if change == "one more":
+        events.append(dict(events[0]))
+    elif change == "half the bytes":
+        events[1] |= {"in_bytes": MESSAGE // 2, "out_bytes": MESSAGE // 2}
+    else:
+        events[2]["kind"] = "all_gather_into_tensor"
+    assert tp_analysis.counts_against_article(record)["tp_agrees"] is False
+
+
+def test_the_sweep_sets_the_measured_ratio_against_the_articles_r_by_hand():
+    """h = 64, t = 2, P = 1e11, B = 1e9, d = 4: R = t·P·d/(18·h·B) = 8e11/1.152e12 = 0.6944;
+    measured calc = 8 − 2 = 6 ms, R = 2/6; predicted calc 72·2·8·64²/(2·1e11) s = 0.0295 ms,
+    comm 4·4096/1e9 s = 0.016384 ms."""
+    row = tp_analysis.sweep_rows(synthetic())[0]
+    assert row["predicted_ratio"] == pytest.approx(8e11 / (18 * 64 * 1e9))
+    assert row["calc_ms"] == 6.0 and row["ratio"] == pytest.approx(1 / 3)
+    assert row["predicted_calc_ms"] == pytest.approx(72 * 2 * 8 * 64 ** 2 / 2e11 * 1e3)
+    assert row["predicted_comm_ms"] == pytest.approx(4 * 4096 / 1e9 * 1e3)
+    assert row["speedup"] == pytest.approx(10 / 8)
+
+
+@pytest.mark.parametrize("path, expected", [
+    (("schema",), "record.schema is missing"),
+    (("peak", "flops_per_s"), "peak.flops_per_s is missing"),
+    (("collectives", "sp"), "collectives.sp is missing"),
+    (("correctness", "tp", "input_grad"), "correctness.tp.input_grad is missing"),
+    (("sweep", "comm_ms"), "sweep.comm_ms is missing"),
+])
+def test_a_malformed_record_is_refused_by_name(path, expected):
+    record = copy.deepcopy(synthetic())
+    parent = record
+    for key in path[:-1]:
+        parent = parent[key]
+    del parent[path[-1]]
+    with pytest.raises(ValueError, match=expected):
+        tp_analysis.check_record(record)
+
+
+def test_a_collective_of_an_unknown_kind_or_an_unequal_sweep_is_refused():
+    record = synthetic()
+    record["collectives"]["tp"][0]["kind"] = "broadcast"
+    with pytest.raises(ValueError, match=r"collectives.tp\[0\].kind must be one of"):
+        tp_analysis.check_record(record)
+    record = synthetic()
+    record["sweep"]["tp_ms"].pop()
+    with pytest.raises(ValueError, match="sweep lists differ"):
+        tp_analysis.check_record(record)
+
+
+# ---- the committed record and a quick run ------------------------------------------------------
+
+def test_the_committed_record_agrees_with_the_article_and_the_split_computes_the_same():
+    record = tp_analysis.load()
+    assert record["protocol"]["quick"] is False
+    counts = tp_analysis.counts_against_article(record)
+    assert counts["tp_agrees"] and counts["sp_same_volume"]
+    for plan in ("tp", "sp"):
+        assert max(record["correctness"][plan].values()) < 1e-4
+
+
+def quick_tp_run(tmp_path):
+    """The quick run .ci/run made (MEASURE_QUICK_RUN/tp, its output in tp-stdout.txt), or one
+    launched here."""
+    given = os.environ.get("MEASURE_QUICK_RUN")
+    if given:
+        folder = pathlib.Path(given)
+        return folder / "tp", (folder / "tp-stdout.txt").read_text()
+    result = subprocess.run([sys.executable, "-m", "measure", "--tp", "--quick", "--name",
+                             "quick", "--out", str(tmp_path / "tp")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return tmp_path / "tp", result.stdout
+
+
+def test_a_quick_tensor_parallel_run_on_two_ranks(tmp_path):
+    """Two gloo ranks: the split layer's output and input gradient equal the whole layer's
+    (float32 rounding), PyTorch's count agrees with the article, and the summary says so."""
+    need_torch()
+    folder, stdout = quick_tp_run(tmp_path)
+    record = tp_analysis.load("quick", folder)
+    assert record["environment"]["world_size"] == 2 and record["protocol"]["quick"] is True
+    for plan in ("tp", "sp"):
+        assert max(record["correctness"][plan].values()) < 1e-4
+    assert tp_analysis.counts_against_article(record)["tp_agrees"]
+    assert "agrees" in stdout and "record:" in stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["quick.json"]
+
+
+def test_what_the_counted_section_says_of_the_committed_record_holds():
+    """The sentences of tp-13-counted that compare rather than show a number: the collective
+    before each residual addition is not an all-gather; the measured R is
+    above the article's at every width; the all-reduces exceed their bandwidth time most at the
+    smallest width; the split layer's compute alone outlasts the whole layer at the smallest
+    width; the split is slower at the smallest width and faster at the largest; the measured
+    R comes closer to the article's at the largest width than at the smallest."""
+    record = tp_analysis.load()
+    # Before each residual addition (after attn.out and mlp.down): an all-reduce, or with
+    # sequence parallelism a reduce-scatter; never the all-gather the article names.
+    for plan, kind in (("tp", "all_reduce"), ("sp", "reduce_scatter_tensor")):
+        forward = tp_analysis.forward_kinds(record, plan)
+        assert forward["attn.out"] == forward["mlp.down"] == [kind]
+    rows = tp_analysis.sweep_rows(record)
+    first, last = rows[0], rows[-1]
+    assert all(row["ratio"] > row["predicted_ratio"] for row in rows)
+    assert first["comm_ms"] / first["predicted_comm_ms"] > last["comm_ms"] / last["predicted_comm_ms"] > 1
+    assert first["calc_ms"] > first["one_ms"]
+    assert first["speedup"] < 1 < last["speedup"]
+    assert last["ratio"] / last["predicted_ratio"] < first["ratio"] / first["predicted_ratio"]
+    assert last["one_ms"] > last["predicted_one_ms"] and last["calc_ms"] > last["predicted_calc_ms"]
