@@ -24,7 +24,8 @@ PLANS = ("tp", "sp")
 #: device sends in a ring over t devices (all-reduce 2(t−1)/t; all-gather and
 #: reduce-scatter (t−1)/t each, of the whole tensor).
 KINDS = ("all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor")
-SWEEP_LISTS = ("hidden", "one_ms", "tp_ms", "comm_ms")
+SWEEP_LISTS = ("hidden", "one_ms", "one_all_threads_ms", "tp_ms", "comm_ms", "rest_ms",
+               "rest_p10_ms", "rest_p90_ms")
 
 
 def median(samples_ms: list) -> float:
@@ -98,21 +99,25 @@ def counts_against_article(record: dict) -> dict:
 
 def sweep_rows(record: dict) -> list:
     """Per width h: measured and predicted compute and communication of one layer on t ranks,
-    and R = comm/calc both ways. Measured calc is the split layer's time less its all-reduces
-    timed alone; predicted calc is 72·b·s·h²/(t·P), comm 4·b·s·h·d/B, R = t·P·d/(18·h·B)."""
+    and R = comm/calc both ways. The measured calc is ``rest_ms``: the split layer's time less
+    its all-reduces timed alone, repetition by repetition (its computation and all else it
+    spends besides those all-reduces). Predicted: calc 72·b·s·h²/(t·P), comm 4·b·s·h·d/B,
+    R = t·P·d/(18·h·B). ``attention_share`` is what the attention's own products QKᵀ and AV
+    add to the 72·b·s·h² FLOPs, s/(6h), which the article's count leaves out."""
     t = record["environment"]["world_size"]
     sweep = record["sweep"]
     rows = []
-    for hidden, one_ms, tp_ms, comm_ms in zip(*(sweep[key] for key in SWEEP_LISTS)):
-        p = parameters(record, hidden)
-        calc_ms = tp_ms - comm_ms
-        rows.append({"hidden": hidden, "one_ms": one_ms, "tp_ms": tp_ms, "comm_ms": comm_ms,
-                     "calc_ms": calc_ms, "predicted_one_ms": 1e3 * tp.calc_s(p, 1),
-                     "predicted_calc_ms": 1e3 * tp.calc_s(p, t),
-                     "predicted_comm_ms": 1e3 * tp.comm_s(p),
-                     "ratio": comm_ms / calc_ms if calc_ms > 0 else None,
-                     "predicted_ratio": tp.ratio(p, t),
-                     "speedup": one_ms / tp_ms})
+    for values in zip(*(sweep[key] for key in SWEEP_LISTS)):
+        row = dict(zip(SWEEP_LISTS, values))
+        p = parameters(record, row["hidden"])
+        calc_ms = row["rest_ms"]
+        rows.append(row | {
+            "calc_ms": calc_ms, "predicted_one_ms": 1e3 * tp.calc_s(p, 1),
+            "predicted_calc_ms": 1e3 * tp.calc_s(p, t), "predicted_comm_ms": 1e3 * tp.comm_s(p),
+            "ratio": row["comm_ms"] / calc_ms if calc_ms > 0 else None,
+            "predicted_ratio": tp.ratio(p, t), "speedup": row["one_ms"] / row["tp_ms"],
+            "speedup_all_threads": row["one_all_threads_ms"] / row["tp_ms"],
+            "attention_share": p["tp_seq_len"] / (6 * row["hidden"])})
     return rows
 
 

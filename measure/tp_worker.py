@@ -14,8 +14,9 @@ over the ranks. Four things are taken:
 3. **the machine's P and B, apart from the layer**: one rank's FLOP/s on the MLP's largest
    matrix product, and the all-reduce bandwidth V/t at a message of ``BANDWIDTH_BYTES``;
 4. **a sweep over h**: the whole layer's forward and backward pass on rank 0 alone (t = 1),
-   the split layer's on all ranks, and the all-reduces it issued, alone (fresh zero buffers), so
-   that the split layer's compute is the difference.
+   with one rank's threads and with all ranks' threads, the split layer's on all ranks, and the
+   all-reduces it issued, alone (zero buffers made beforehand); the split layer's time less
+   its all-reduces', repetition by repetition, is what it spends besides them.
 
 Timing as in ``measure.worker``: a barrier before each repetition, the slowest rank's time,
 warm-up repetitions dropped. Rank 0 writes the record atomically. Times in ms, sizes in bytes.
@@ -29,7 +30,7 @@ import time
 import torch
 import torch.distributed as dist
 
-from measure import tp_analysis, tp_layer
+from measure import analysis, tp_analysis, tp_layer
 from measure.worker import Ranks, environment
 
 #: The layer's input (b, s) at every width, and the widths h of the sweep.
@@ -43,9 +44,12 @@ BANDWIDTH_BYTES_QUICK = 2 ** 20
 
 
 def fwd_bwd(layer, x):
-    """One forward and backward pass of ``layer`` on a fresh leaf copy of ``x``."""
+    """One forward and backward pass of ``layer`` on a fresh leaf copy of ``x``, ended by
+    reading its input gradient (so that the last all-reduce, which sums that gradient and
+    which DTensor issues asynchronously, has finished when the timer stops)."""
     leaf = x.detach().requires_grad_(True)
     layer(leaf).sum().backward()
+    leaf.grad.view(-1)[0].item()
     return leaf
 
 
@@ -79,16 +83,17 @@ def counts(ranks: Ranks, plan: dict, sequence_parallel: bool) -> list:
 
 
 def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
-    """P: one rank's FLOP/s on the MLP's product (b·s × h) · (h × 4h) at the largest h;
-    B: V/t of an all-reduce of V bytes (the article's B: the time of one all-reduce is V/B)."""
+    """P: one rank's FLOP/s on the MLP's product (b·s × h) · (h × 4h) at the largest h, the
+    other ranks idle; B: V/t of an all-reduce of V bytes (the article's B: one all-reduce takes
+    V/B). Operands and the buffer are made before the timer starts."""
     hidden = max(plan["hidden"])
     rows = plan["batch"] * plan["seq_len"]
     a = torch.randn(rows, hidden)
     w = torch.randn(hidden, tp_layer.MLP_FACTOR * hidden)
     v_bytes = BANDWIDTH_BYTES_QUICK if quick else BANDWIDTH_BYTES
-    floats = v_bytes // 4
+    buffer = torch.zeros(v_bytes // 4)     # zeros: summing them never overflows
     times = ranks.timed({"matmul": (lambda: a @ w, False, 1),
-                         "allreduce": (lambda: dist.all_reduce(torch.zeros(floats)), True, 1)},
+                         "allreduce": (lambda: dist.all_reduce(buffer), True, 1)},
                         plan["warmup"], plan["repeats"])
     matmul_ms = tp_analysis.median(times["matmul"])
     allreduce_ms = tp_analysis.median(times["allreduce"])
@@ -100,27 +105,46 @@ def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
 
 
 def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
-    """Medians over h: the whole layer on rank 0 (``one_ms``), the split layer on all ranks
-    (``tp_ms``), and its ``allreduces`` all-reduces of b·s·h floats alone (``comm_ms``)."""
-    rows = {"hidden": [], "one_ms": [], "tp_ms": [], "comm_ms": []}
+    """Medians over h of: the whole layer on rank 0 with one rank's threads (``one_ms``) and
+    with all ranks' threads (``one_all_threads_ms``), the others idle; the split layer on all
+    ranks (``tp_ms``); its ``allreduces`` all-reduces of b·s·h floats alone (``comm_ms``,
+    buffers made beforehand); and, repetition by repetition, the split layer's time less its
+    all-reduces' (``rest_ms``, with its p10 and p90): what the split layer spends besides
+    the all-reduces timed alone."""
+    keys = ("hidden", "one_ms", "one_all_threads_ms", "tp_ms", "comm_ms", "rest_ms",
+            "rest_p10_ms", "rest_p90_ms")
+    rows = {key: [] for key in keys}
+    own_threads, all_threads = torch.get_num_threads(), torch.get_num_threads() * ranks.size
     for hidden in plan["hidden"]:
         whole = tp_layer.build(hidden)
         split = tp_layer.parallel(whole, ranks.size, sequence_parallel=False)
         x = torch.randn(plan["batch"], plan["seq_len"], hidden,
                         generator=torch.Generator().manual_seed(1))
-        shape = x.shape
+        buffers = [torch.zeros(x.shape) for _ in range(allreduces)]
 
         def the_allreduces():
-            for _ in range(allreduces):
-                dist.all_reduce(torch.zeros(shape))
+            for buffer in buffers:
+                dist.all_reduce(buffer)
+
+        def with_all_threads():
+            torch.set_num_threads(all_threads)
+            try:
+                fwd_bwd(whole, x)
+            finally:
+                torch.set_num_threads(own_threads)
 
         times = ranks.timed({"one": (lambda: fwd_bwd(whole, x), False, 1),
+                             "one_all_threads": (with_all_threads, False, 1),
                              "tp": (lambda: fwd_bwd(split, x), True, 1),
                              "comm": (the_allreduces, True, 1)},
                             plan["warmup"], plan["repeats"])
+        rest = analysis.summary([t - c for t, c in zip(times["tp"], times["comm"])])
         rows["hidden"].append(hidden)
-        for name in ("one", "tp", "comm"):
+        for name in ("one", "one_all_threads", "tp", "comm"):
             rows[f"{name}_ms"].append(tp_analysis.median(times[name]))
+        rows["rest_ms"].append(rest["median_ms"])
+        rows["rest_p10_ms"].append(rest["p10_ms"])
+        rows["rest_p90_ms"].append(rest["p90_ms"])
     return rows
 
 

@@ -24,7 +24,7 @@ HYPHENATED_NAME = re.compile(r"[A-Za-z]+-[0-9]+")   # GPT-3, Llama-2: names, not
 DIMENSION = re.compile(r"[0-9]+\s*[×x]\s*[0-9]+")
 YEAR = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
 NUMBER = re.compile(r"(?<![A-Za-z_0-9])[0-9]+(?:[.,][0-9]+)*")
-MATH_CONSTANTS = {"1", "2", "4", "18", "72"}   # constants of the articles' formulas
+MATH_CONSTANTS = {"1", "2", "4", "6", "18", "72"}   # the articles' formulas' constants; 6 of s/(6h)
 
 
 def markdown_cells(path: pathlib.Path) -> list:

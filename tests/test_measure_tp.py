@@ -84,8 +84,9 @@ def synthetic(t=2):
                 "sp": [f(p, "m") for p in ("forward", "backward") for f in (gather, scatter)] * 2},
             "peak": {"flops_per_s": 1e11, "bandwidth_bytes_per_s": 1e9, "matmul_ms": 1.0,
                      "allreduce_ms": 1.0},
-            "sweep": {"hidden": [64, 128], "one_ms": [10.0, 30.0], "tp_ms": [8.0, 20.0],
-                      "comm_ms": [2.0, 4.0]}}
+            "sweep": {"hidden": [64, 128], "one_ms": [10.0, 30.0], "one_all_threads_ms": [6.0, 16.0],
+                      "tp_ms": [8.0, 20.0], "comm_ms": [2.0, 4.0], "rest_ms": [6.0, 16.0],
+                      "rest_p10_ms": [5.0, 15.0], "rest_p90_ms": [7.0, 17.0]}}
 
 
 @pytest.mark.parametrize("t", [2, 4])
@@ -117,14 +118,17 @@ def test_a_count_that_differs_from_the_article_is_reported_as_disagreeing(change
 
 def test_the_sweep_sets_the_measured_ratio_against_the_articles_r_by_hand():
     """h = 64, t = 2, P = 1e11, B = 1e9, d = 4: R = t·P·d/(18·h·B) = 8e11/1.152e12 = 0.6944;
-    measured calc = 8 − 2 = 6 ms, R = 2/6; predicted calc 72·2·8·64²/(2·1e11) s = 0.0295 ms,
-    comm 4·4096/1e9 s = 0.016384 ms."""
+    measured calc = the split layer's time less its all-reduces' = 6 ms, R = 2/6; predicted
+    calc 72·2·8·64²/(2·1e11) s = 0.0295 ms, comm 4·4096/1e9 s = 0.016384 ms; the attention's
+    own products add s/(6h) = 8/384."""
     row = tp_analysis.sweep_rows(synthetic())[0]
     assert row["predicted_ratio"] == pytest.approx(8e11 / (18 * 64 * 1e9))
     assert row["calc_ms"] == 6.0 and row["ratio"] == pytest.approx(1 / 3)
     assert row["predicted_calc_ms"] == pytest.approx(72 * 2 * 8 * 64 ** 2 / 2e11 * 1e3)
     assert row["predicted_comm_ms"] == pytest.approx(4 * 4096 / 1e9 * 1e3)
     assert row["speedup"] == pytest.approx(10 / 8)
+    assert row["speedup_all_threads"] == pytest.approx(6 / 8)
+    assert row["attention_share"] == pytest.approx(8 / 384)
 
 
 @pytest.mark.parametrize("path, expected", [
@@ -196,11 +200,11 @@ def test_a_quick_tensor_parallel_run_on_two_ranks(tmp_path):
 
 def test_what_the_counted_section_says_of_the_committed_record_holds():
     """The sentences of tp-13-counted that compare rather than show a number: the collective
-    before each residual addition is not an all-gather; the measured R is
-    above the article's at every width; the all-reduces exceed their bandwidth time most at the
-    smallest width; the split layer's compute alone outlasts the whole layer at the smallest
-    width; the split is slower at the smallest width and faster at the largest; the measured
-    R comes closer to the article's at the largest width than at the smallest."""
+    before each residual addition is not an all-gather; the all-reduces' excess over their
+    bandwidth time is larger at the smallest width than at the largest, and there is one at
+    both; the split layer's time besides its all-reduces outlasts the whole layer on one rank at
+    the smallest width; the split is slower than one rank at the smallest width and faster at
+    the largest; even at the largest width the article's R is below the measured one."""
     record = tp_analysis.load()
     # Before each residual addition (after attn.out and mlp.down): an all-reduce, or with
     # sequence parallelism a reduce-scatter; never the all-gather the article names.
@@ -209,9 +213,7 @@ def test_what_the_counted_section_says_of_the_committed_record_holds():
         assert forward["attn.out"] == forward["mlp.down"] == [kind]
     rows = tp_analysis.sweep_rows(record)
     first, last = rows[0], rows[-1]
-    assert all(row["ratio"] > row["predicted_ratio"] for row in rows)
     assert first["comm_ms"] / first["predicted_comm_ms"] > last["comm_ms"] / last["predicted_comm_ms"] > 1
     assert first["calc_ms"] > first["one_ms"]
     assert first["speedup"] < 1 < last["speedup"]
-    assert last["ratio"] / last["predicted_ratio"] < first["ratio"] / first["predicted_ratio"]
-    assert last["one_ms"] > last["predicted_one_ms"] and last["calc_ms"] > last["predicted_calc_ms"]
+    assert last["ratio"] > last["predicted_ratio"]

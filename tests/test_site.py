@@ -566,6 +566,13 @@ def _computed_styles(reader: "Reader", path: str, dark: bool) -> list:
     reader.open(path)
     if "search.html" in path:
         reader.page.wait_for_function(SEARCH_DONE, timeout=30000)
+        # Each result's excerpt is fetched after the list is complete: wait until none is
+        # pending and the page stops growing (312 elements in one tab, 300 in the other).
+        reader.page.wait_for_load_state("networkidle")
+        counts = [-1]
+        while counts[-1] != (count := reader.page.evaluate("() => document.querySelectorAll('*').length")):
+            counts.append(count)
+            reader.page.wait_for_timeout(300)
     assert reader.page.evaluate("() => document.documentElement.dataset.theme") == \
         ("dark" if dark else "light"), path
     reader.page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")

@@ -85,7 +85,8 @@ IMPORTS = {"measured": ["import experiment", "from measure import analysis",
                         "from measure.figure import figure_measured",
                         "from model.units import ring_factor"],
            "counted": ["import experiment", "from measure import tp_analysis",
-                       "from measure.figure import figure_tp_measured"]}
+                       "from measure.figure import figure_tp_measured",
+                       "from model.units import ring_factor"]}
 #: The setup cell's lines after the parameters are checked, per kind.
 SETUP = {
     "measured": ["record = analysis.load(record_name)", "comparison = analysis.compare(record)",

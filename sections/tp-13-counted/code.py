@@ -40,8 +40,9 @@ page.glue("tpm_bandwidth_mib", peak["allreduce_bytes"] / 2 ** 20)
 page.glue("tpm_h_min", first["hidden"])
 page.glue("tpm_h_max", last["hidden"])
 page.glue("tpm_points", len(rows))
-page.glue("tpm_ratio_first", first["ratio"], 2)
-page.glue("tpm_predicted_ratio_first", first["predicted_ratio"], 2)
+page.glue("tpm_ratio_above", sum(row["ratio"] is not None and row["ratio"] > row["predicted_ratio"]
+                                 for row in rows))
+page.glue("tpm_predicted_share_last_pct", page.pct(last["predicted_ratio"] / last["ratio"], 0))
 page.glue("tpm_ratio_last", last["ratio"], 3)
 page.glue("tpm_predicted_ratio_last", last["predicted_ratio"], 3)
 page.glue("tpm_comm_first_ms", first["comm_ms"], 1)
@@ -49,11 +50,24 @@ page.glue("tpm_predicted_comm_first_ms", first["predicted_comm_ms"], 2)
 page.glue("tpm_comm_factor_first", first["comm_ms"] / first["predicted_comm_ms"], 0)
 page.glue("tpm_comm_factor_last", last["comm_ms"] / last["predicted_comm_ms"], 1)
 page.glue("tpm_calc_first_ms", first["calc_ms"], 1)
+page.glue("tpm_rest_p10_first_ms", first["rest_p10_ms"], 1)
+page.glue("tpm_rest_p90_first_ms", first["rest_p90_ms"], 1)
+page.glue("tpm_attention_first_pct", page.pct(first["attention_share"], 0))
 page.glue("tpm_one_first_ms", first["one_ms"], 1)
 page.glue("tpm_calc_factor_last", last["calc_ms"] / last["predicted_calc_ms"], 2)
 page.glue("tpm_one_factor_last", last["one_ms"] / last["predicted_one_ms"], 2)
 page.glue("tpm_speedup_first", first["speedup"], 2)
 page.glue("tpm_speedup_last", last["speedup"], 2)
+page.glue("tpm_speedup_all_first", first["speedup_all_threads"], 2)
+page.glue("tpm_speedup_all_last", last["speedup_all_threads"], 2)
+page.glue("tpm_ring_factor", ring_factor(env["world_size"]), 0)
+# P·d/B, which R is proportional to: an H100 in BF16 over NVLink (one direction) against here.
+h100, links = page.results["tensor_parallel"]["precision"]["peaks_tflops"]["h100"], \
+    page.results["tensor_parallel"]["links"]["between_nodes"]["h100"]
+gpu = h100["bf16"] * 1e12 * page.results["tensor_parallel"]["precision"]["bf16_bytes_per_value"] / (
+    links["nvlink_gb_per_s"] * 1e9)
+here = peak["flops_per_s"] * protocol["bytes_per_value"] / peak["bandwidth_bytes_per_s"]
+page.glue("tpm_gpu_factor", gpu / here, 0)
 
 # %% table-counts
 by_step = {}   # (pass, module) → {plan: "kind: bytes in → bytes out"}, in the order issued
@@ -67,12 +81,15 @@ page.table(["tp_pass", "tp_module", "plan_tp", "plan_sp"],
             for (step_pass, module), plans in by_step.items()])
 
 # %% table-sweep
-page.table(["h", "T(1) (ms)", f"T({env['world_size']}) (ms)", "T_comm (ms)", "T_calc (ms)",
-            f"R ({page.word('measured')})", "t·P·d/(18·h·B)", f"T(1)/T({env['world_size']})"],
-           [[row["hidden"], page.cell(row["one_ms"], 1), page.cell(row["tp_ms"], 1),
-             page.cell(row["comm_ms"], 1), page.cell(row["calc_ms"], 1),
-             page.cell(row["ratio"], 3), page.cell(row["predicted_ratio"], 3),
-             page.cell(row["speedup"], 2)] for row in rows])
+t = env["world_size"]
+page.table(["h", "T(1) (ms)", f"T(1), {t}× threads (ms)", f"T({t}) (ms)", "T_comm (ms)",
+            "T_calc (ms)", "T_calc p10–p90 (ms)", f"R ({page.word('measured')})",
+            "t·P·d/(18·h·B)", f"T(1)/T({t})"],
+           [[row["hidden"], page.cell(row["one_ms"], 1), page.cell(row["one_all_threads_ms"], 1),
+             page.cell(row["tp_ms"], 1), page.cell(row["comm_ms"], 1), page.cell(row["calc_ms"], 1),
+             f"{page.cell(row['rest_p10_ms'], 1)}–{page.cell(row['rest_p90_ms'], 1)}",
+             page.cell(row["ratio"], 3) if row["ratio"] is not None else "–",
+             page.cell(row["predicted_ratio"], 3), page.cell(row["speedup"], 2)] for row in rows])
 
 # %% figure-tp-measured
 page.figure(figure_tp_measured, tp_analysis.figure_data(record))
