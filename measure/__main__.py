@@ -127,7 +127,7 @@ def main(argv=None) -> int:
     if args.tp:
         report_tp(tp_analysis.load(str(target)), target)
     else:
-        report(analysis.load(name, args.out))
+        report(analysis.load(name, args.out), target)
     return 0
 
 
@@ -143,9 +143,13 @@ def stop(process: subprocess.Popen, grace_s: float = 10.0) -> None:
         process.wait()
 
 
-def report(record: dict) -> None:
-    """Print the model's prediction against the measurement, one line per quantity."""
+def report(record: dict, target: pathlib.Path | None = None) -> None:
+    """Print the machine, the fitted parameters, the model's prediction against the
+    measurement (one line per quantity, the error defined), a verdict and where the record is."""
     comparison = analysis.compare(record)
+    env = record["environment"]
+    print(f"machine: {env['device_name']}, {env['world_size']} ranks × {env['threads_per_rank']} "
+          f"thread(s), {env['backend']}, {env['cores_visible']} cores visible")
     fit = record["allreduce"]["fit"]
     print(f"fit: ℓ = {fit['ell_ms']:.4f} ms, B = {fit['bandwidth_bytes_per_s'] / 1e9:.3f} GB/s "
           f"(R² = {fit['r2']:.4f}); η = {record['main']['eta']:.3f}")
@@ -156,6 +160,14 @@ def report(record: dict) -> None:
             f"predicted {row['predicted']:.4g}, measured {row['measured']:.4g}, "
             f"error {100 * error:+.1f} %")
         print(f"{key}: {shown}" + (f" ({row['reason']})" if row.get("reason") else ""))
+    judged = analysis.verdict(record)
+    n = env["world_size"]
+    print(f"verdict: the ledger predicts this machine's T{n} within {100 * abs(judged['error']):.1f} % "
+          f"(error = (predicted − measured)/measured = {100 * judged['error']:+.1f} %), "
+          f"{'inside' if judged['inside_noise'] else 'outside'} the measured step's p10–p90 "
+          f"({judged['p10_ms']:.2f}–{judged['p90_ms']:.2f} ms)")
+    if target is not None:
+        print(f"record: {target}")
 
 
 def report_tp(record: dict, target: pathlib.Path) -> None:

@@ -93,15 +93,25 @@ def fit_hockney(sizes_bytes: list, times_ms: list) -> dict:
 
 
 def crossing(c_ms: list, speedup: list) -> dict:
-    """Where a measured speedup first rises through 1 as C grows, by linear interpolation
-    between the two neighbouring points; ``None`` with a reason when it never crosses."""
+    """Where a measured speedup first rises through 1 as C grows: ``bracket_c_ms``, the two
+    neighbouring C between which it does (the crossing is only known to lie there), and
+    ``c_ms``, the linear interpolation between them; ``None`` with a reason when it never
+    crosses."""
     points = sorted(zip(c_ms, speedup))
     for (c0, s0), (c1, s1) in zip(points, points[1:]):
         if s0 < 1 <= s1:
-            return {"c_ms": c0 + (1 - s0) * (c1 - c0) / (s1 - s0), "reason": None}
+            return {"c_ms": c0 + (1 - s0) * (c1 - c0) / (s1 - s0), "bracket_c_ms": [c0, c1],
+                    "reason": None}
     if points and all(s >= 1 for _, s in points):
-        return {"c_ms": None, "reason": "the split is faster at every C measured"}
-    return {"c_ms": None, "reason": "the split is slower at every C measured"}
+        return {"c_ms": None, "bracket_c_ms": None,
+                "reason": "the split is faster at every C measured"}
+    return {"c_ms": None, "bracket_c_ms": None, "reason": "the split is slower at every C measured"}
+
+
+def rises_steadily(c_ms: list, speedup: list) -> bool:
+    """Whether the speedup never falls as C grows (what a single noisy point breaks)."""
+    ordered = [s for _, s in sorted(zip(c_ms, speedup))]
+    return all(a <= b for a, b in zip(ordered, ordered[1:]))
 
 
 def model_parameters(record: dict, c_ms: float, eta: float) -> dict:
@@ -158,6 +168,18 @@ def compare(record: dict) -> dict:
                            for key, (model, measured) in pairs.items()},
         "results": results,
     }
+
+
+def verdict(record: dict) -> dict:
+    """One line's worth of judgement on the prediction of the whole step T_n: its relative
+    error, and whether the predicted T_n lies inside the measured step's p10–p90 spread (the
+    run's own noise: a prediction inside it cannot be told from the measurement)."""
+    comparison = compare(record)
+    two = record["main"]["two"]
+    predicted_ms = comparison["two_ms"]["predicted"]
+    return {"error": comparison["relative_error"]["two_ms"], "predicted_ms": predicted_ms,
+            "p10_ms": two["p10_ms"], "p90_ms": two["p90_ms"],
+            "inside_noise": two["p10_ms"] <= predicted_ms <= two["p90_ms"]}
 
 
 def relative_error(predicted_value: float, measured: float) -> float:

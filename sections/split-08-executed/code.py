@@ -44,7 +44,23 @@ for key in ("two_ms", "speedup", "break_even_c_ms"):
     page.glue(f"predicted_{key}", comparison[key]["predicted"], 3 if key == "speedup" else 2)
     page.glue(f"measured_{key}", comparison[key]["measured"], 3 if key == "speedup" else 2)
     page.glue(f"error_{key}", page.pct(comparison["relative_error"][key], 1))
-page.glue("step_allreduce_ms", max(trace["allreduce_ms"]), 2)
+steps = [sum(phases) for phases in zip(trace["s_ms"], trace["half_ms"], trace["allreduce_ms"])]
+page.glue("trace_sum_min_ms", min(steps), 1)
+page.glue("trace_sum_max_ms", max(steps), 1)
+page.glue("trace_half_ms", max(trace["half_ms"]), 1)
+page.glue("main_half_ms", main["half"]["median_ms"], 1)
+page.glue("main_two_p10_ms", main["two"]["p10_ms"], 2)
+page.glue("mean_above_median_pct", page.pct(main["two"]["mean_ms"] / main["two"]["median_ms"] - 1, 1))
+measured_crossing = analysis.crossing(sweep["c_ms"], sweep["speedup"])
+if measured_crossing["bracket_c_ms"]:
+    page.glue("crossing_low_c_ms", measured_crossing["bracket_c_ms"][0], 2)
+    page.glue("crossing_high_c_ms", measured_crossing["bracket_c_ms"][1], 2)
+own_eta = analysis.crossing(sweep["c_ms"], [analysis.model_speedup(record, c, min(eta, 1.0))
+                                            for c, eta in zip(sweep["c_ms"], sweep["eta"])])
+page.glue("own_eta_break_even_c_ms", own_eta["c_ms"], 2)
+predicted_c, measured_c = comparison["break_even_c_ms"]["predicted"], comparison["break_even_c_ms"]["measured"]
+if None not in (own_eta["c_ms"], predicted_c, measured_c):
+    page.glue("own_eta_share_pct", page.pct((own_eta["c_ms"] - predicted_c) / (measured_c - predicted_c), 0))
 page.glue("eta_min", min(sweep["eta"]), 2)
 page.glue("eta_min_c_ms", sweep["c_ms"][sweep["eta"].index(min(sweep["eta"]))], 2)
 page.glue("sweep_points", len(sweep["hidden"]))
