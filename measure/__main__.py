@@ -59,6 +59,9 @@ def arguments(argv=None) -> argparse.Namespace:
     parser.add_argument("--name", type=record_name,
                         help="record name (default: <device>-<backend>-<ranks>x<threads>)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="article 1: leave the ranks unpinned (by default each rank is "
+                             "pinned to a core of its own where there are enough)")
     parser.add_argument("--tp", action="store_true",
                         help="article 2 instead: a transformer layer in PyTorch's tensor "
                              "parallelism, its collectives counted and its parts timed "
@@ -101,6 +104,7 @@ def main(argv=None) -> int:
                "--threads-per-rank", str(args.threads_per_rank),
                "--timeout-s", str(max(1.0, args.timeout_s / 2))]
     command += ["--quick"] if args.quick else []
+    command += ["--no-pin"] if args.no_pin and not args.tp else []
     if args.inject_fault and args.tp:
         print("measure: --inject-fault is for article 1's worker only", file=sys.stderr)
         return 2

@@ -27,7 +27,7 @@ RECORDS = next((folder for folder in (ROOT / "data" / "measurements",
                 if folder.is_dir()), ROOT / "data" / "measurements")
 #: The record from this project's machine that the book shows.
 COMMITTED = "cpu-gloo-2x1"
-SCHEMA = "measure/1"
+SCHEMA = "measure/2"   # 2: per-repetition trace with waits, weighted fit, inner ≥ 1 ms, pinning
 #: Statistics of one timed quantity, in ms (``n`` is the number of steady repetitions).
 STATISTICS = ("median_ms", "p10_ms", "p90_ms", "mean_ms", "max_ms", "n")
 #: The timed quantities of the main run, with what each one is.
@@ -62,34 +62,46 @@ def summary(samples_ms: list) -> dict:
 
 
 def fit_hockney(sizes_bytes: list, times_ms: list) -> dict:
-    """Hockney's α–β model t(V) = ℓ + V/B fitted to all-reduce times by least squares.
+    """Hockney's α–β model t(V) = ℓ + V/B fitted to all-reduce times by weighted least squares.
 
     ``sizes_bytes`` are the message sizes V (the bytes of the tensor each rank reduces), so B
-    is the article's bandwidth in Q(ℓ + V/B). Both ℓ ≥ 0 and B > 0 are required: if the free
-    fit gives a negative intercept, the line through the origin is fitted instead (the
-    least-squares solution under ℓ ≥ 0). ``r2`` is the fraction of variance explained.
+    is the article's bandwidth in Q(ℓ + V/B). Each point is weighted by 1/t², so that the fit
+    minimises relative residuals and every size counts alike: an unweighted line over four
+    decades is decided by its largest message. ℓ is held in [0, the smallest measured time]:
+    a start-up cost cannot exceed the whole time of some message (where the free fit leaves
+    that range, ℓ is fixed at its edge and the slope refitted). ``r2`` is the weighted share of
+    variance explained; ``relative_residuals`` are (t − fit)/t per size.
     """
     if len(sizes_bytes) != len(times_ms) or len(sizes_bytes) < 2:
         raise ValueError("fit_hockney needs at least two (size, time) pairs of equal length")
-    n = len(sizes_bytes)
-    mean_v = sum(sizes_bytes) / n
-    mean_t = sum(times_ms) / n
-    sxx = sum((v - mean_v) ** 2 for v in sizes_bytes)
+    if min(times_ms) <= 0:
+        raise ValueError("fit_hockney needs positive all-reduce times (ms)")
+    weights = [1 / t ** 2 for t in times_ms]
+    total_weight = sum(weights)
+    mean_v = sum(w * v for w, v in zip(weights, sizes_bytes)) / total_weight
+    mean_t = sum(w * t for w, t in zip(weights, times_ms)) / total_weight
+    sxx = sum(w * (v - mean_v) ** 2 for w, v in zip(weights, sizes_bytes))
     if sxx == 0:
         raise ValueError("fit_hockney needs at least two different message sizes")
-    slope = sum((v - mean_v) * (t - mean_t) for v, t in zip(sizes_bytes, times_ms)) / sxx
+    slope = sum(w * (v - mean_v) * (t - mean_t)
+                for w, v, t in zip(weights, sizes_bytes, times_ms)) / sxx
     intercept = mean_t - slope * mean_v
-    if intercept < 0:
-        intercept = 0.0
-        slope = (sum(v * t for v, t in zip(sizes_bytes, times_ms))
-                 / sum(v * v for v in sizes_bytes))
     if slope <= 0:
         raise ValueError("all-reduce times do not grow with the message size; "
                          "no bandwidth can be fitted (too few or too noisy repetitions?)")
-    residual = sum((t - intercept - slope * v) ** 2 for v, t in zip(sizes_bytes, times_ms))
-    total = sum((t - mean_t) ** 2 for t in times_ms)
+    if not 0 <= intercept <= min(times_ms):
+        intercept = min(max(intercept, 0.0), min(times_ms))
+        slope = (sum(w * v * (t - intercept) for w, v, t in zip(weights, sizes_bytes, times_ms))
+                 / sum(w * v * v for w, v in zip(weights, sizes_bytes)))
+    if slope <= 0:
+        raise ValueError("all-reduce times do not grow with the message size; "
+                         "no bandwidth can be fitted (too few or too noisy repetitions?)")
+    fitted = [intercept + slope * v for v in sizes_bytes]
+    residual = sum(w * (t - f) ** 2 for w, t, f in zip(weights, times_ms, fitted))
+    total = sum(w * (t - mean_t) ** 2 for w, t in zip(weights, times_ms))
     return {"ell_ms": intercept, "bandwidth_bytes_per_s": 1000.0 / slope,
-            "r2": 1 - residual / total if total > 0 else 1.0}
+            "r2": 1 - residual / total if total > 0 else 1.0, "weighting": "1/t²",
+            "relative_residuals": [(t - f) / t for t, f in zip(times_ms, fitted)]}
 
 
 def crossing(c_ms: list, speedup: list) -> dict:
@@ -222,6 +234,7 @@ def figure_data(record: dict, points: int = 61) -> dict:
 
 SWEEP_LISTS = ("hidden", "c_ms", "half_ms", "one_ms", "two_ms", "eta", "speedup")
 ENVIRONMENT_KEYS = ("host", "device", "device_name", "cores_visible", "threads_per_rank",
+                    "interop_threads", "pinned_cores_rank0", "gpu",
                     "backend", "world_size", "nodes", "torch_version", "python_version",
                     "platform", "date")
 
@@ -244,7 +257,7 @@ def check_record(record: dict) -> dict:
     for key in ENVIRONMENT_KEYS:
         need(environment, key, "environment")
     protocol = need(record, "protocol", "record")
-    for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline"):
+    for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline", "min_sample_ms"):
         need(protocol, key, "protocol")
     main = need(record, "main", "record")
     for quantity in QUANTITIES:
@@ -257,10 +270,14 @@ def check_record(record: dict) -> dict:
     for key in ("s_ms", "half_ms", "allreduce_ms"):
         if len(need(trace, key, "trace")) != environment["world_size"]:
             raise ValueError(f"measurement record: trace.{key} needs one value per rank")
+        if len(need(need(trace, "repetitions", "trace"), key, "trace.repetitions")) != \
+                environment["world_size"]:
+            raise ValueError(f"measurement record: trace.repetitions.{key} needs one list per rank")
+    need(trace, "wait_ms", "trace")      # None across nodes (no common clock)
     allreduce = need(record, "allreduce", "record")
     for key in ("sizes_bytes", "inner", "median_ms", "p10_ms", "p90_ms", "ring_factor", "fit"):
         need(allreduce, key, "allreduce")
-    for key in ("ell_ms", "bandwidth_bytes_per_s", "r2"):
+    for key in ("ell_ms", "bandwidth_bytes_per_s", "r2", "weighting", "relative_residuals"):
         need(allreduce["fit"], key, "allreduce.fit")
     sweep = need(record, "c_sweep", "record")
     for key in (*SWEEP_LISTS, "crossing"):

@@ -15,7 +15,7 @@ from measure import analysis
 from model import tensor_parallel as tp
 from model.units import ring_factor
 
-SCHEMA = "measure-tp/1"
+SCHEMA = "measure-tp/2"   # 2: the environment of measure/2 (threads, pinning, GPU)
 #: The record from this project's machine that the book shows.
 COMMITTED = "tp-cpu-gloo-2x1"
 #: The plans a record holds: Megatron's tensor parallelism, and with sequence parallelism.

@@ -92,8 +92,8 @@ def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
     w = torch.randn(hidden, tp_layer.MLP_FACTOR * hidden)
     v_bytes = BANDWIDTH_BYTES_QUICK if quick else BANDWIDTH_BYTES
     buffer = torch.zeros(v_bytes // 4)     # zeros: summing them never overflows
-    times = ranks.timed({"matmul": (lambda: a @ w, False, 1),
-                         "allreduce": (lambda: dist.all_reduce(buffer), True, 1)},
+    times = ranks.timed({"matmul": (lambda: a @ w, False),
+                         "allreduce": (lambda: dist.all_reduce(buffer), True)},
                         plan["warmup"], plan["repeats"])
     matmul_ms = tp_analysis.median(times["matmul"])
     allreduce_ms = tp_analysis.median(times["allreduce"])
@@ -133,10 +133,10 @@ def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
             finally:
                 torch.set_num_threads(own_threads)
 
-        times = ranks.timed({"one": (lambda: fwd_bwd(whole, x), False, 1),
-                             "one_all_threads": (with_all_threads, False, 1),
-                             "tp": (lambda: fwd_bwd(split, x), True, 1),
-                             "comm": (the_allreduces, True, 1)},
+        times = ranks.timed({"one": (lambda: fwd_bwd(whole, x), False),
+                             "one_all_threads": (with_all_threads, False),
+                             "tp": (lambda: fwd_bwd(split, x), True),
+                             "comm": (the_allreduces, True)},
                             plan["warmup"], plan["repeats"])
         rest = analysis.summary([t - c for t, c in zip(times["tp"], times["comm"])])
         rows["hidden"].append(hidden)
@@ -165,7 +165,8 @@ def main(argv=None) -> int:
         raise SystemExit("measure.tp_worker: only gloo on CPUs has been written and run here "
                          "(the layer would need its mesh and inputs on the GPU for nccl)")
     torch.set_num_threads(args.threads_per_rank)
-    ranks = Ranks(args.backend, args.timeout_s)
+    # Not pinned: the one-process baseline with every rank's threads needs every core.
+    ranks = Ranks(args.backend, args.timeout_s, pinned=False)
     started = time.perf_counter()
     try:
         plan = QUICK if args.quick else FULL

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import math
 import os
 import platform
 import socket
+import subprocess
 import sys
 import time
 
@@ -36,55 +38,124 @@ SHAPES = {"rows": 64, "d_in": 1024, "hidden": 4096, "d_out": 2048}
 FULL = {"warmup": 5, "repeats": 50, "sweep_repeats": 20,
         "allreduce_floats": [2 ** k for k in range(8, 23, 2)],
         "hidden_sweep": [16, 32, 64, 128, 256, 512, 1024, 2048, 4096]}
-#: A repetition of a small all-reduce times up to this many calls (fewer for big messages).
-ALLREDUCE_INNER, ALLREDUCE_INNER_FLOATS = 32, 2 ** 18
 QUICK = {"warmup": 2, "repeats": 10, "sweep_repeats": 5,
          "allreduce_floats": [2 ** k for k in range(10, 21, 5)],
          "hidden_sweep": [32, 256, 2048]}
 
 
+#: A timed sample lasts at least this long: an operation shorter than that is repeated back to
+#: back within one sample (the number is chosen once per operation, the same on every rank).
+MIN_SAMPLE_MS = 1.0
+MAX_INNER = 1000
+
+
 class Ranks:
     """This process's place in the group, its device and the timing primitive."""
 
-    def __init__(self, backend: str, timeout_s: float):
-        dist.init_process_group(backend, timeout=datetime.timedelta(seconds=timeout_s))
-        self.rank, self.size = dist.get_rank(), dist.get_world_size()
-        self.local_size = int(os.environ.get("LOCAL_WORLD_SIZE", self.size))
+    def __init__(self, backend: str, timeout_s: float, pinned: bool = True):
+        self.local_rank = int(os.environ.get("LOCAL_RANK", 0))
+        self.local_size = int(os.environ.get("LOCAL_WORLD_SIZE", 1))
+        # Pinned before the group starts, so that the threads gloo starts inherit the core.
+        self.cores_visible = cores_visible()      # before pinning narrows them to one
+        self.pinned_cores = pin(self.local_rank, self.local_size) if pinned else None
+        options = {"timeout": datetime.timedelta(seconds=timeout_s)}
         if backend == "nccl":
-            self.device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)))
+            # The device first, and named to the group, so that NCCL's barrier knows it.
+            self.device = torch.device("cuda", self.local_rank)
             torch.cuda.set_device(self.device)
+            options["device_id"] = self.device
         else:
             self.device = torch.device("cpu")
+        dist.init_process_group(backend, **options)
+        self.rank, self.size = dist.get_rank(), dist.get_world_size()
+        self.local_size = int(os.environ.get("LOCAL_WORLD_SIZE", self.size))
+        self.skew_ms = []
 
     def synchronize(self) -> None:
         """Wait until the device has finished the work queued so far."""
         if self.device.type == "cuda":
             torch.cuda.synchronize(self.device)
 
+    def elapsed_ms(self, operation, inner: int) -> float:
+        """The time of ``inner`` back-to-back calls of ``operation``, in ms: CUDA events on a
+        GPU (the device's own clock, not the host's), the host's monotonic clock on a CPU."""
+        if self.device.type == "cuda":
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(inner):
+                operation()
+            end.record()
+            end.synchronize()
+            return start.elapsed_time(end)
+        start = time.perf_counter()
+        for _ in range(inner):
+            operation()
+        return (time.perf_counter() - start) * 1000.0
+
+    def inner_for(self, operation, everyone: bool) -> int:
+        """How many back-to-back calls make one sample last MIN_SAMPLE_MS: from one call, timed
+        after a barrier, the slowest rank's, so that every rank repeats a collective alike."""
+        dist.barrier()
+        once_ms = self.elapsed_ms(operation, 1) if everyone or self.rank == 0 else 0.0
+        slowest = torch.tensor([once_ms], dtype=torch.float64, device=self.device)
+        dist.all_reduce(slowest, op=dist.ReduceOp.MAX)
+        return inner_count(slowest.item())
+
     def timed(self, operations: dict, warmup: int, repeats: int) -> dict:
-        """Steady repetition times in ms of each of ``operations`` (name → (operation, everyone,
-        inner)), the slowest rank's for each repetition, divided by ``inner`` (the number of
-        back-to-back calls one repetition times).
+        """Steady repetition times in ms of each of ``operations`` (name → (operation,
+        everyone)): per repetition, the slowest rank's time of ``inner`` back-to-back calls
+        divided by ``inner`` (``inner_for``; reported in ``self.inner``).
 
         The operations take turns within each repetition, so the slow drift of a shared
         machine reaches all of them alike. With ``everyone`` false only rank 0 runs the
-        operation (the one-device baseline) while the others wait at the next barrier."""
+        operation (the one-device baseline) while the others wait at the next barrier. On one
+        node the ranks' clocks are the same clock, so each repetition's start skew (how much
+        later the last rank left the barrier than the first) is kept in ``self.skew_ms``."""
+        self.inner = {name: self.inner_for(operation, everyone)
+                      for name, (operation, everyone) in operations.items()}
         samples = {name: [] for name in operations}
+        starts = []
         for index in range(warmup + repeats):
-            for name, (operation, everyone, inner) in operations.items():
+            for name, (operation, everyone) in operations.items():
                 dist.barrier()
+                starts.append(time.clock_gettime(time.CLOCK_MONOTONIC) * 1000.0)
                 elapsed_ms = 0.0
                 if everyone or self.rank == 0:
-                    start = time.perf_counter()
-                    for _ in range(inner):
-                        operation()
-                    self.synchronize()
-                    elapsed_ms = (time.perf_counter() - start) * 1000.0 / inner
+                    elapsed_ms = self.elapsed_ms(operation, self.inner[name]) / self.inner[name]
                 if index >= warmup:
                     samples[name].append(elapsed_ms)
         slowest = torch.tensor(list(samples.values()), dtype=torch.float64, device=self.device)
         dist.all_reduce(slowest, op=dist.ReduceOp.MAX)
+        if self.size == self.local_size:       # one node: one clock
+            mine = torch.tensor(starts, dtype=torch.float64, device=self.device)
+            first, last = mine.clone(), mine.clone()
+            dist.all_reduce(first, op=dist.ReduceOp.MIN)
+            dist.all_reduce(last, op=dist.ReduceOp.MAX)
+            self.skew_ms += (last - first).tolist()
         return dict(zip(operations, slowest.tolist()))
+
+
+def inner_count(once_ms: float) -> int:
+    """Back-to-back calls for one sample of at least MIN_SAMPLE_MS, given one call's time."""
+    if once_ms <= 0:
+        return MAX_INNER
+    return max(1, min(MAX_INNER, math.ceil(MIN_SAMPLE_MS / once_ms)))
+
+
+def pin(local_rank: int, local_size: int):
+    """Pin this rank to two cores of its own among those it may use (one for its compute, one
+    for the communication threads gloo or NCCL start), when there are at least twice as many
+    as ranks on this node; the cores, or None where the machine does not allow it. On fewer
+    cores a pinned rank's own threads take turns on its core, which this project's 2-core
+    machine showed to be worse (erratic small all-reduces) than leaving them unpinned."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2 * local_size:
+        return None
+    mine = cores[2 * local_rank: 2 * local_rank + 2]
+    os.sched_setaffinity(0, set(mine))
+    return mine
 
 
 class Stage:
@@ -130,11 +201,12 @@ def measure_main(ranks: Ranks, plan: dict) -> dict:
     """S, C, a half, T₁ and T₂ at the main shape, with η = C / (n · t_half)."""
     stage = Stage(ranks, SHAPES["hidden"])
     x0 = stage.s()
-    runs = {"s": (stage.s, False, 1), "c": (lambda: stage.c(x0), False, 1),
-            "half": (lambda: stage.half(x0), True, 1), "one": (stage.one, False, 1),
-            "two": (stage.two, True, 1)}
+    runs = {"s": (stage.s, False), "c": (lambda: stage.c(x0), False),
+            "half": (lambda: stage.half(x0), True), "one": (stage.one, False),
+            "two": (stage.two, True)}
     samples = ranks.timed(runs, plan["warmup"], plan["repeats"])
     main = {name: analysis.summary(samples[name]) for name in runs}
+    main["inner"] = dict(ranks.inner)
     main["eta"] = main["c"]["median_ms"] / (ranks.size * main["half"]["median_ms"])
     main["v_bytes"] = SHAPES["rows"] * SHAPES["d_out"] * stage.x.element_size()
     main["max_abs_difference"] = float((stage.one() - stage.two()).abs().max())
@@ -142,49 +214,70 @@ def measure_main(ranks: Ranks, plan: dict) -> dict:
 
 
 def measure_trace(ranks: Ranks, plan: dict) -> dict:
-    """T₂ taken apart on every rank: the medians of its three phases (S, the half, the
-    all-reduce, each ended by a synchronisation), one value per rank. The all-reduce phase
-    of a rank that finished its half early includes its wait for the slower rank."""
+    """T₂ taken apart on every rank, repetition by repetition: its three phases (S, the half,
+    the all-reduce, each ended by a synchronisation) and, on one node (one clock for all
+    ranks), each rank's wait inside the all-reduce: how much later the last rank reached it.
+    The medians per rank are kept too (``s_ms``, ``half_ms``, ``allreduce_ms``, ``wait_ms``)."""
     stage = Stage(ranks, SHAPES["hidden"])
     phases = {"s_ms": [], "half_ms": [], "allreduce_ms": []}
+    arrivals = []
     for index in range(plan["warmup"] + plan["repeats"]):
         dist.barrier()
-        marks = [time.perf_counter()]
+        marks = [time.clock_gettime(time.CLOCK_MONOTONIC) * 1000.0]
         x0 = stage.s()
         ranks.synchronize()
-        marks.append(time.perf_counter())
+        marks.append(time.clock_gettime(time.CLOCK_MONOTONIC) * 1000.0)
         partial = stage.half(x0)
         ranks.synchronize()
-        marks.append(time.perf_counter())
+        marks.append(time.clock_gettime(time.CLOCK_MONOTONIC) * 1000.0)
         dist.all_reduce(partial)
         ranks.synchronize()
-        marks.append(time.perf_counter())
+        marks.append(time.clock_gettime(time.CLOCK_MONOTONIC) * 1000.0)
         if index >= plan["warmup"]:
             for name, start, end in zip(phases, marks, marks[1:]):
-                phases[name].append((end - start) * 1000.0)
-    mine = torch.tensor([analysis.summary(times)["median_ms"] for times in phases.values()],
-                        dtype=torch.float64, device=ranks.device)
+                phases[name].append(end - start)
+            arrivals.append(marks[2])
+    every = {name: gathered(ranks, times) for name, times in {**phases, "arrival": arrivals}.items()}
+    trace = {name: [analysis.summary(row)["median_ms"] for row in every[name]] for name in phases}
+    trace["repetitions"] = {name: every[name] for name in phases}
+    if ranks.size == ranks.local_size:
+        latest = [max(column) for column in zip(*every["arrival"])]
+        waits = [[last - mine for last, mine in zip(latest, row)] for row in every["arrival"]]
+        trace["repetitions"]["wait_ms"] = waits
+        trace["wait_ms"] = [analysis.summary(row)["median_ms"] for row in waits]
+    else:
+        trace["repetitions"]["wait_ms"] = None
+        trace["wait_ms"] = None
+    return trace
+
+
+def gathered(ranks: Ranks, values: list) -> list:
+    """Every rank's list of ``values`` (all of the same length), in rank order."""
+    mine = torch.tensor(values, dtype=torch.float64, device=ranks.device)
     every = [torch.zeros_like(mine) for _ in range(ranks.size)]
     dist.all_gather(every, mine)
-    return {name: [float(row[i]) for row in every] for i, name in enumerate(phases)}
+    return [row.tolist() for row in every]
 
 
 def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
     """All-reduce times over message sizes, and ℓ and B fitted to their medians.
 
-    One repetition times ``inner`` back-to-back all-reduces (more for small messages), so
-    that the skew with which ranks leave the barrier does not swamp a short transfer."""
+    One sample times as many back-to-back all-reduces as make it last MIN_SAMPLE_MS, so that
+    the skew with which ranks leave the barrier does not swamp a short transfer; the buffers
+    hold zeros (summing them never overflows) and are made before the timer starts. The step's
+    own message, V, is one of the sizes."""
+    step_floats = SHAPES["rows"] * SHAPES["d_out"]
+    floats_list = sorted(set(plan["allreduce_floats"]) | {step_floats})
     tensors = {floats: torch.zeros(floats, dtype=torch.float32, device=ranks.device)
-               for floats in plan["allreduce_floats"]}
-    inner = {floats: max(1, min(ALLREDUCE_INNER, ALLREDUCE_INNER_FLOATS // floats))
-             for floats in tensors}
-    samples = ranks.timed({floats: (lambda t=tensor: dist.all_reduce(t), True, inner[floats])
+               for floats in floats_list}
+    samples = ranks.timed({floats: (lambda t=tensor: dist.all_reduce(t), True)
                            for floats, tensor in tensors.items()},
                           plan["warmup"], plan["repeats"])
     stats = [analysis.summary(samples[floats]) for floats in tensors]
     sizes = [floats * tensor.element_size() for floats, tensor in tensors.items()]
     medians = [s["median_ms"] for s in stats]
-    return {"sizes_bytes": sizes, "inner": list(inner.values()), "median_ms": medians,
+    return {"sizes_bytes": sizes, "inner": [ranks.inner[f] for f in tensors],
+            "median_ms": medians,
             "p10_ms": [s["p10_ms"] for s in stats], "p90_ms": [s["p90_ms"] for s in stats],
             "ring_factor": ring_factor(ranks.size),
             "fit": analysis.fit_hockney(sizes, medians)}
@@ -198,9 +291,9 @@ def measure_c_sweep(ranks: Ranks, plan: dict) -> dict:
     for hidden in plan["hidden_sweep"]:
         stage = Stage(ranks, hidden)
         x0 = stage.s()
-        samples = ranks.timed({"c": (lambda: stage.c(x0), False, 1),
-                               "half": (lambda: stage.half(x0), True, 1),
-                               "one": (stage.one, False, 1), "two": (stage.two, True, 1)},
+        samples = ranks.timed({"c": (lambda: stage.c(x0), False),
+                               "half": (lambda: stage.half(x0), True),
+                               "one": (stage.one, False), "two": (stage.two, True)},
                               plan["warmup"], plan["sweep_repeats"])
         medians = {name: analysis.summary(times)["median_ms"] for name, times in samples.items()}
         rows["hidden"].append(hidden)
@@ -213,17 +306,47 @@ def measure_c_sweep(ranks: Ranks, plan: dict) -> dict:
 
 
 def environment(ranks: Ranks, backend: str) -> dict:
-    """Where the record was taken: host, device, threads, backend, ranks, versions, date."""
+    """Where the record was taken: host, device, cores and threads (this rank's core when
+    pinned, torch's intra- and inter-op threads), backend, ranks, versions, date; on GPUs also
+    ``gpu_environment``."""
     if ranks.device.type == "cuda":
         device_name = torch.cuda.get_device_name(ranks.device)
     else:
         device_name = cpu_model()
     return {"host": socket.gethostname(), "device": ranks.device.type, "device_name": device_name,
-            "cores_visible": cores_visible(), "threads_per_rank": torch.get_num_threads(),
+            "cores_visible": ranks.cores_visible, "threads_per_rank": torch.get_num_threads(),
+            "interop_threads": torch.get_num_interop_threads(),
+            "pinned_cores_rank0": ranks.pinned_cores,
             "backend": backend, "world_size": ranks.size,
             "nodes": ranks.size // ranks.local_size, "torch_version": torch.__version__,
             "python_version": platform.python_version(), "platform": platform.platform(),
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "gpu": gpu_environment() if ranks.device.type == "cuda" else None}
+
+
+def gpu_environment(run=subprocess.run, environ=os.environ) -> dict:
+    """What a GPU timing depends on: CUDA, cuDNN and NCCL versions as torch was built with,
+    the driver and topology as ``nvidia-smi`` reports them (None where the tool is absent),
+    the NCCL_* variables, and the matmul precision (TF32 moves an A100's FP32 peak from 19.5
+    to 156 TFLOP/s)."""
+    def tool(*arguments):
+        try:
+            done = run(["nvidia-smi", *arguments], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    nccl = torch.cuda.nccl.version() if torch.cuda.is_available() else None
+    return {"cuda_version": torch.version.cuda,
+            "cudnn_version": torch.backends.cudnn.version() if torch.cuda.is_available() else None,
+            "nccl_version": ".".join(map(str, nccl)) if isinstance(nccl, tuple) else nccl,
+            "driver_version": tool("--query-gpu=driver_version", "--format=csv,noheader"),
+            "gpu_names": tool("--query-gpu=name", "--format=csv,noheader"),
+            "topology": tool("topo", "-m"),
+            "nccl_variables": {k: v for k, v in sorted(environ.items()) if k.startswith("NCCL_")},
+            "tf32_matmul": torch.backends.cuda.matmul.allow_tf32,
+            "tf32_cudnn": torch.backends.cudnn.allow_tf32,
+            "float32_matmul_precision": torch.get_float32_matmul_precision()}
 
 
 def cores_visible() -> int:
@@ -250,6 +373,8 @@ def arguments(argv=None) -> argparse.Namespace:
     parser.add_argument("--backend", default="gloo", choices=("gloo", "nccl"))
     parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
     parser.add_argument("--threads-per-rank", type=int, default=1)
+    parser.add_argument("--no-pin", action="store_true",
+                        help="leave the ranks unpinned (the record says which)")
     parser.add_argument("--timeout-s", type=float, default=600.0,
                         help="a collective that waits longer than this fails every rank")
     # For the tests: make the last rank fail or stall after joining the group.
@@ -260,7 +385,7 @@ def arguments(argv=None) -> argparse.Namespace:
 def main(argv=None) -> int:
     args = arguments(argv)
     torch.set_num_threads(args.threads_per_rank)
-    ranks = Ranks(args.backend, args.timeout_s)
+    ranks = Ranks(args.backend, args.timeout_s, pinned=not args.no_pin)
     try:
         if args.inject_fault and ranks.rank == ranks.size - 1:
             if args.inject_fault == "crash":
@@ -272,6 +397,7 @@ def main(argv=None) -> int:
             "environment": environment(ranks, args.backend),
             "protocol": {"warmup": plan["warmup"], "repeats": plan["repeats"],
                          "sweep_repeats": plan["sweep_repeats"], "dtype": "float32",
+                         "min_sample_ms": MIN_SAMPLE_MS,
                          "shapes": SHAPES, "quick": args.quick,
                          "baseline": "T1 and C on rank 0 alone, with the same threads per rank"},
             "main": measure_main(ranks, plan),
@@ -279,6 +405,10 @@ def main(argv=None) -> int:
             "allreduce": measure_allreduce(ranks, plan),
         }
         record["c_sweep"] = measure_c_sweep(ranks, plan)
+        record["protocol"]["skew_ms"] = {key: value for key, value in
+                                         analysis.summary(ranks.skew_ms).items()
+                                         if key in ("median_ms", "p90_ms", "max_ms")} \
+            if ranks.skew_ms else None
         if ranks.rank == 0:
             analysis.write_record(args.out, record)
     finally:

@@ -72,7 +72,8 @@ def synthetic(t=2):
                             "in_bytes": MESSAGE, "out_bytes": MESSAGE // t}
     env = {key: "x" for key in ("host", "device", "device_name", "backend", "torch_version",
                                 "python_version", "platform", "date")}
-    env |= {"cores_visible": 2, "threads_per_rank": 1, "world_size": t, "nodes": 1}
+    env |= {"cores_visible": 2, "threads_per_rank": 1, "world_size": t, "nodes": 1,
+            "interop_threads": 2, "pinned_cores_rank0": None, "gpu": None}
     return {"schema": tp_analysis.SCHEMA, "environment": env,
             "protocol": {"batch": B, "seq_len": S, "hidden": [64, 128], "count_hidden": H,
                          "warmup": 1, "repeats": 3, "dtype": "float32", "bytes_per_value": D,
