@@ -350,11 +350,12 @@ def test_the_language_switcher_goes_to_the_same_page_of_each_edition(site, brows
         reader.close()
 
 
-#: True once the search page has shown its last result: Sphinx 7.4's searchtools then retitles
-#: the results from "Searching" (in the edition's words) and writes the count line. (Its
-#: ``_pulse_status`` cannot tell: a pulse already scheduled restarts it after the search stops.)
-SEARCH_DONE = """() => { const title = document.querySelector('#search-results h2');
-  return !!title && title.innerText !== Documentation.gettext('Searching'); }"""
+#: True once the search page has shown its last result: Sphinx 7.4's searchtools then writes
+#: the count line, which is empty until then. (Not the title: while searching it reads
+#: "Searching" plus pulsing dots, a text that differs from "Searching" too; nor
+#: ``_pulse_status``: a pulse already scheduled restarts it after the search stops.)
+SEARCH_DONE = """() => { const line = document.querySelector('#search-results .search-summary');
+  return !!line && line.innerText.trim().length > 0; }"""
 #: Where each search form's magnifier ends and its query's text begins, in CSS px.
 SEARCH_FIELDS = """() => [...document.querySelectorAll('form.bd-search')]
   .filter(f => f.checkVisibility()).map(f => {
