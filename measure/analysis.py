@@ -90,12 +90,10 @@ def fit_hockney(sizes_bytes: list, times_ms: list) -> dict:
         raise ValueError("all-reduce times do not grow with the message size; "
                          "no bandwidth can be fitted (too few or too noisy repetitions?)")
     if not 0 <= intercept <= min(times_ms):
+        # Every t − ℓ is then ≥ 0, and not all 0 (the free slope was > 0): the slope stays > 0.
         intercept = min(max(intercept, 0.0), min(times_ms))
         slope = (sum(w * v * (t - intercept) for w, v, t in zip(weights, sizes_bytes, times_ms))
                  / sum(w * v * v for w, v in zip(weights, sizes_bytes)))
-    if slope <= 0:
-        raise ValueError("all-reduce times do not grow with the message size; "
-                         "no bandwidth can be fitted (too few or too noisy repetitions?)")
     fitted = [intercept + slope * v for v in sizes_bytes]
     residual = sum(w * (t - f) ** 2 for w, t, f in zip(weights, times_ms, fitted))
     total = sum(w * (t - mean_t) ** 2 for w, t in zip(weights, times_ms))
@@ -246,11 +244,7 @@ def check_record(record: dict) -> dict:
     repetitions, shapes, dtype); the main run (``QUANTITIES``, each a ``summary``, with η and
     the message size); the all-reduce sweep and its fit; the C sweep and its crossing. Every
     number is finite."""
-    def need(mapping, key, where):
-        if not isinstance(mapping, dict) or key not in mapping:
-            raise ValueError(f"measurement record: {where}.{key} is missing")
-        return mapping[key]
-
+    need = needing("measurement record")
     if need(record, "schema", "record") != SCHEMA:
         raise ValueError(f"measurement record: schema must be {SCHEMA!r}; got {record['schema']!r}")
     environment = need(record, "environment", "record")
@@ -286,10 +280,25 @@ def check_record(record: dict) -> dict:
         raise ValueError("measurement record: the c_sweep lists differ in length")
     if len(allreduce["sizes_bytes"]) != len(allreduce["median_ms"]):
         raise ValueError("measurement record: the allreduce lists differ in length")
+    return strict(record, "measurement record")
+
+
+def needing(what: str):
+    """``need(mapping, key, where)``: ``mapping[key]``, or a ValueError naming ``what`` and the
+    missing field (``where.key``) — the lookup both kinds of record are checked with."""
+    def need(mapping, key, where):
+        if not isinstance(mapping, dict) or key not in mapping:
+            raise ValueError(f"{what}: {where}.{key} is missing")
+        return mapping[key]
+    return need
+
+
+def strict(record: dict, what: str) -> dict:
+    """``record``, if every number in it is finite (strict JSON); else a ValueError."""
     try:
-        json.dumps(record, allow_nan=False)   # finite numbers only (strict JSON)
+        json.dumps(record, allow_nan=False)
     except ValueError:
-        raise ValueError("measurement record: a number is not finite (NaN or infinity)") from None
+        raise ValueError(f"{what}: a number is not finite (NaN or infinity)") from None
     return record
 
 
@@ -311,15 +320,17 @@ def record_path(name: str, directory: pathlib.Path = RECORDS) -> pathlib.Path:
     return path
 
 
-def load(name: str = COMMITTED, directory: pathlib.Path = RECORDS) -> dict:
+def load(name: str = COMMITTED, directory: pathlib.Path = RECORDS, check=None) -> dict:
     """A measurement record by name (``data/measurements/<name>.json``) or by path (see
-    ``record_path``), checked."""
-    return check_record(json.loads(record_path(name, directory).read_text("utf-8")))
+    ``record_path``), checked by ``check`` (default ``check_record``)."""
+    return (check or check_record)(json.loads(record_path(name, directory).read_text("utf-8")))
 
 
-def write_record(path: pathlib.Path, record: dict) -> None:
-    """Check the record and write it as strict, sorted JSON, atomically: a temporary file in
-    the same folder is renamed over ``path``, so a crash never leaves half a record."""
-    text = json.dumps(check_record(record), indent=1, sort_keys=True, allow_nan=False) + "\n"
-    atomic.write_text(path, text)
+def write_record(path: pathlib.Path, record: dict, check=None) -> None:
+    """Check the record (by ``check``, default ``check_record``) and write it as strict, sorted
+    JSON, atomically: a temporary file in the same folder is renamed over ``path``, so a crash
+    never leaves half a record."""
+    text = json.dumps((check or check_record)(record), indent=1, sort_keys=True,
+                      allow_nan=False) + "\n"
+    atomic.write_text(pathlib.Path(path), text)
 

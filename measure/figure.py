@@ -1,5 +1,8 @@
-"""The measurement's figure, drawn from a record's ``analysis.figure_data`` in the book's style."""
+"""The measurements' figures, drawn from a record's ``analysis.figure_data`` (article 1) or
+``tp_analysis.figure_data`` (article 2) in the book's style."""
 from __future__ import annotations
+
+import math
 
 from figures import COLOURS, figure
 
@@ -54,11 +57,16 @@ def figure_measured(data: dict, fig, axes) -> None:
 def _byte_ticks(axis, sizes_bytes: list) -> None:
     """Ticks at the powers of ten of BYTE_TICKS within the measured sizes (in bytes), labelled
     with their symbols; no labels on the minor ticks."""
+    shown = [size for size in BYTE_TICKS if min(sizes_bytes) <= size <= max(sizes_bytes)]
+    _fixed_ticks(axis, shown, [BYTE_TICKS[size] for size in shown])
+
+
+def _fixed_ticks(axis, values: list, labels: list) -> None:
+    """Major ticks at ``values`` labelled ``labels``, and no labels on the minor ticks."""
     from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 
-    shown = [size for size in BYTE_TICKS if min(sizes_bytes) <= size <= max(sizes_bytes)]
-    axis.set_major_locator(FixedLocator(shown))
-    axis.set_major_formatter(FixedFormatter([BYTE_TICKS[size] for size in shown]))
+    axis.set_major_locator(FixedLocator(values))
+    axis.set_major_formatter(FixedFormatter(labels))
     axis.set_minor_formatter(NullFormatter())
 
 
@@ -94,8 +102,6 @@ def _log_y(ax, values: list) -> None:
     """A logarithmic y axis from the power of ten below ``values`` to the one above, labelled
     at its powers of ten only (matplotlib labels minor ticks too when the data span less than
     two decades, a crowd of 2×10⁻², 3×10⁻², …)."""
-    import math
-
     from matplotlib.ticker import NullFormatter
 
     ax.set_yscale("log")
@@ -105,9 +111,5 @@ def _log_y(ax, values: list) -> None:
 
 def _width_ticks(axis, hidden: list) -> None:
     """A logarithmic axis of widths, ticked and labelled at the widths measured."""
-    from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
-
     axis.axes.set_xscale("log", base=2)
-    axis.set_major_locator(FixedLocator(hidden))
-    axis.set_major_formatter(FixedFormatter([str(h) for h in hidden]))
-    axis.set_minor_formatter(NullFormatter())
+    _fixed_ticks(axis, hidden, [str(h) for h in hidden])

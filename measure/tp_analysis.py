@@ -6,11 +6,8 @@ written by ``measure.tp_worker``. Times in ms, sizes in bytes, rates per second.
 """
 from __future__ import annotations
 
-import json
 import pathlib
-import statistics
 
-import atomic
 from measure import analysis
 from model import tensor_parallel as tp
 from model.units import ring_factor
@@ -26,11 +23,6 @@ PLANS = ("tp", "sp")
 KINDS = ("all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor")
 SWEEP_LISTS = ("hidden", "one_ms", "one_all_threads_ms", "tp_ms", "comm_ms", "rest_ms",
                "rest_p10_ms", "rest_p90_ms")
-
-
-def median(samples_ms: list) -> float:
-    """The median of steady repetitions, in ms."""
-    return statistics.median(samples_ms)
 
 
 def sent_per_device_bytes(kind: str, in_bytes: int, out_bytes: int, t: int) -> float:
@@ -123,11 +115,7 @@ def sweep_rows(record: dict) -> list:
 
 def check_record(record: dict) -> dict:
     """Raise ValueError naming the first missing or malformed field; return the record."""
-    def need(mapping, key, where):
-        if not isinstance(mapping, dict) or key not in mapping:
-            raise ValueError(f"tensor-parallel record: {where}.{key} is missing")
-        return mapping[key]
-
+    need = analysis.needing("tensor-parallel record")
     if need(record, "schema", "record") != SCHEMA:
         raise ValueError(f"tensor-parallel record: schema must be {SCHEMA!r}; "
                          f"got {record['schema']!r}")
@@ -155,22 +143,17 @@ def check_record(record: dict) -> dict:
     sweep = need(record, "sweep", "record")
     if len({len(need(sweep, key, "sweep")) for key in SWEEP_LISTS}) != 1:
         raise ValueError("tensor-parallel record: the sweep lists differ in length")
-    try:
-        json.dumps(record, allow_nan=False)
-    except ValueError:
-        raise ValueError("tensor-parallel record: a number is not finite (NaN or infinity)") from None
-    return record
+    return analysis.strict(record, "tensor-parallel record")
 
 
 def load(name: str = COMMITTED, directory: pathlib.Path = analysis.RECORDS) -> dict:
     """A tensor-parallel record by name or path (``analysis.record_path``), checked."""
-    return check_record(json.loads(analysis.record_path(name, directory).read_text("utf-8")))
+    return analysis.load(name, directory, check=check_record)
 
 
 def write_record(path, record: dict) -> None:
-    """Check the record and write it as strict, sorted JSON, atomically."""
-    text = json.dumps(check_record(record), indent=1, sort_keys=True, allow_nan=False) + "\n"
-    atomic.write_text(pathlib.Path(path), text)
+    """Check the record and write it as strict, sorted JSON, atomically (``analysis``'s way)."""
+    analysis.write_record(path, record, check=check_record)
 
 
 def figure_data(record: dict) -> dict:

@@ -95,8 +95,8 @@ def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
     times = ranks.timed({"matmul": (lambda: a @ w, False),
                          "allreduce": (lambda: dist.all_reduce(buffer), True)},
                         plan["warmup"], plan["repeats"])
-    matmul_ms = tp_analysis.median(times["matmul"])
-    allreduce_ms = tp_analysis.median(times["allreduce"])
+    matmul_ms = analysis.summary(times["matmul"])["median_ms"]
+    allreduce_ms = analysis.summary(times["allreduce"])["median_ms"]
     return {"matmul_shape": [rows, hidden, tp_layer.MLP_FACTOR * hidden],
             "matmul_ms": matmul_ms,
             "flops_per_s": 2 * rows * hidden * tp_layer.MLP_FACTOR * hidden / (matmul_ms / 1e3),
@@ -141,7 +141,7 @@ def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
         rest = analysis.summary([t - c for t, c in zip(times["tp"], times["comm"])])
         rows["hidden"].append(hidden)
         for name in ("one", "one_all_threads", "tp", "comm"):
-            rows[f"{name}_ms"].append(tp_analysis.median(times[name]))
+            rows[f"{name}_ms"].append(analysis.summary(times[name])["median_ms"])
         rows["rest_ms"].append(rest["median_ms"])
         rows["rest_p10_ms"].append(rest["p10_ms"])
         rows["rest_p90_ms"].append(rest["p90_ms"])
