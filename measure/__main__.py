@@ -78,9 +78,11 @@ def arguments(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.out is None:
         args.out = QUICK_OUT if args.quick else analysis.RECORDS
-    elif args.quick and args.out.resolve() == analysis.RECORDS.resolve():
+    elif args.quick and args.out.resolve() == analysis.RECORDS.resolve() and \
+            not (args.name or "").endswith("-quick"):
         parser.error(f"--quick writes a short run, not a record for the book: choose another "
-                     f"--out than {analysis.RECORDS}")
+                     f"--out than {analysis.RECORDS}, or a --name ending in -quick (a record "
+                     f"the book marks as a quick run)")
     return args
 
 
@@ -164,12 +166,25 @@ def report(record: dict, target: pathlib.Path | None = None) -> None:
             f"predicted {row['predicted']:.4g}, measured {row['measured']:.4g}, "
             f"error {100 * error:+.1f} %")
         print(f"{key}: {shown}" + (f" ({row['reason']})" if row.get("reason") else ""))
-    judged = analysis.verdict(record)
+    held = analysis.held_out(record)
+    confidence = f"{100 * analysis.CONFIDENCE:.0f} %"
+    print(f"held out (parameters fitted on component runs, the compared times not used; "
+          f"{confidence} bootstrap intervals of the error):")
+    for name, row in held.items():
+        low, high = row["interval"]
+        print(f"  {name}: predicted {row['predicted_ms']:.3f} ms, measured "
+              f"{row['measured_ms']:.3f} ms, error {100 * row['error']:+.1f} % "
+              f"[{100 * low:+.1f}, {100 * high:+.1f}] %"
+              f"{' (within the noise)' if row['within_noise'] else ''}")
+    judged = analysis.verdict(record, held)
     n = env["world_size"]
     print(f"verdict: the ledger predicts this machine's T{n} within {100 * abs(judged['error']):.1f} % "
-          f"(error = (predicted − measured)/measured = {100 * judged['error']:+.1f} %), "
-          f"{'inside' if judged['inside_noise'] else 'outside'} the measured step's p10–p90 "
-          f"({judged['p10_ms']:.2f}–{judged['p90_ms']:.2f} ms)")
+          f"(error = (predicted − measured)/measured = {100 * judged['error']:+.1f} %, "
+          f"{confidence} interval [{100 * judged['interval'][0]:+.1f}, "
+          f"{100 * judged['interval'][1]:+.1f}] %), "
+          f"{'inside' if judged['within_noise'] else 'outside'} the measurement's noise"
+          + (f"; {env['world_size']} ranks on {env['cores_visible']} cores: oversubscribed"
+             if env["oversubscribed"] else ""))
     if target is not None:
         print(f"record: {target}")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import pathlib
+import random
 import statistics
 
 import atomic
@@ -27,7 +28,10 @@ RECORDS = next((folder for folder in (ROOT / "data" / "measurements",
                 if folder.is_dir()), ROOT / "data" / "measurements")
 #: The record from this project's machine that the book shows.
 COMMITTED = "cpu-gloo-2x1"
-SCHEMA = "measure/2"   # 2: per-repetition trace with waits, weighted fit, inner ≥ 1 ms, pinning
+SCHEMA = "measure/3"   # 3: every steady repetition kept, the wide baseline, rows scaled for C
+#: Bootstrap resamples of the held-out prediction, the seed that makes them reproducible, and
+#: the interval's confidence.
+RESAMPLES, SEED, CONFIDENCE = 1000, 0, 0.95
 #: Statistics of one timed quantity, in ms (``n`` is the number of steady repetitions).
 STATISTICS = ("median_ms", "p10_ms", "p90_ms", "mean_ms", "max_ms", "n")
 #: The timed quantities of the main run, with what each one is.
@@ -37,6 +41,7 @@ QUANTITIES = {
     "half": "one half ReLU(x · A_i) · B_i, both ranks at once (the slower rank per repetition)",
     "one": "T1 end to end on one rank: S, then C",
     "two": "T2 end to end on all ranks: S, a half, and the all-reduce of the partial outputs",
+    "one_wide": "T1 on one rank with the threads of every rank (the fair one-device baseline)",
 }
 
 
@@ -124,18 +129,23 @@ def rises_steadily(c_ms: list, speedup: list) -> bool:
     return all(a <= b for a, b in zip(ordered, ordered[1:]))
 
 
-def model_parameters(record: dict, c_ms: float, eta: float) -> dict:
-    """The article's parameters for the measured machine, validated: the record's S (median)
-    and V, divisible time ``c_ms``, efficiency ``eta``, one all-reduce per step (Q = 1), and the
-    ℓ and B that make the ledger's ring all-reduce over the record's n ranks,
+def ledger_parameters(s_ms: float, c_ms: float, eta: float, fit: dict, v_bytes: float,
+                      n: int) -> dict:
+    """The article's parameters for a measured machine of ``n`` ranks, unvalidated: S, C, η,
+    one all-reduce per step (Q = 1), V, and the ℓ and B that make the ledger's ring all-reduce,
     (n − 1)·ℓ + 2(n − 1)/n · V/B (``model.split.transfer_ms``), equal to the fitted line
     ℓ_fit + V/B_fit: ℓ = ℓ_fit/(n − 1) and B = B_fit · 2(n − 1)/n (nccl-tests' bus bandwidth).
     At n = 2 they are the fit's own ℓ and B."""
-    main, fit = record["main"], record["allreduce"]["fit"]
-    n = record["environment"]["world_size"]
-    return experiment.validate({"s_ms": main["s"]["median_ms"], "c_ms": c_ms, "eta": eta, "q": 1,
-                                "ell_ms": fit["ell_ms"] / (n - 1), "v_bytes": main["v_bytes"],
-                                "b_bytes_per_s": fit["bandwidth_bytes_per_s"] * ring_factor(n)})
+    return {"s_ms": s_ms, "c_ms": c_ms, "eta": eta, "q": 1, "ell_ms": fit["ell_ms"] / (n - 1),
+            "v_bytes": v_bytes, "b_bytes_per_s": fit["bandwidth_bytes_per_s"] * ring_factor(n)}
+
+
+def model_parameters(record: dict, c_ms: float, eta: float) -> dict:
+    """``ledger_parameters`` for the record (its S median, V, fit and ranks), validated."""
+    main = record["main"]
+    return experiment.validate(ledger_parameters(
+        main["s"]["median_ms"], c_ms, eta, record["allreduce"]["fit"], main["v_bytes"],
+        record["environment"]["world_size"]))
 
 
 def predicted(record: dict, c_ms: float, eta: float) -> dict:
@@ -180,16 +190,98 @@ def compare(record: dict) -> dict:
     }
 
 
-def verdict(record: dict) -> dict:
-    """One line's worth of judgement on the prediction of the whole step T_n: its relative
-    error, and whether the predicted T_n lies inside the measured step's p10–p90 spread (the
-    run's own noise: a prediction inside it cannot be told from the measurement)."""
-    comparison = compare(record)
-    two = record["main"]["two"]
-    predicted_ms = comparison["two_ms"]["predicted"]
-    return {"error": comparison["relative_error"]["two_ms"], "predicted_ms": predicted_ms,
-            "p10_ms": two["p10_ms"], "p90_ms": two["p90_ms"],
-            "inside_noise": two["p10_ms"] <= predicted_ms <= two["p90_ms"]}
+def verdict(record: dict, held: dict | None = None) -> dict:
+    """One line's worth of judgement: the held-out prediction of the main step T_n
+    (``held_out``, or the ``held`` already computed), its relative error and interval, and
+    whether the interval covers zero (the prediction cannot be told from the measurement)."""
+    main = (held or held_out(record))["main"]
+    return {"error": main["error"], "interval": main["interval"],
+            "predicted_ms": main["predicted_ms"], "measured_ms": main["measured_ms"],
+            "within_noise": main["within_noise"]}
+
+
+# ---- the held-out prediction --------------------------------------------------------------
+
+def pooled_eta(c_ms: list, half_ms: list, n: int) -> float:
+    """One η for several widths: ΣC / (n · Σt½), the efficiency of the pooled work (the widest
+    widths weigh most, as they do in time), at most 1 (the model's range)."""
+    return min(1.0, sum(c_ms) / (n * sum(half_ms)))
+
+
+def held_out_estimates(record: dict, pick=lambda samples: samples) -> dict:
+    """Every held-out prediction with the measurement it is set against, from the record's
+    steady repetitions as ``pick`` gives them (the record itself, or one bootstrap resample):
+    name → (predicted, measured), in ms.
+
+    Nothing a prediction is compared with was used to make it. The model's parameters come
+    from component runs: S from the main run's S; η pooled (``pooled_eta``) over the sweep's
+    halves at the *other* widths; ℓ and B fitted to the all-reduce sweep *without* the step's
+    own message V. Predicted are T_n of the main step (from its own C) and at each width of the
+    sweep (from that width's C), and the all-reduce of V itself, each against its measured
+    median: ``main``, ``width <h>`` and ``v``."""
+    n, main = record["environment"]["world_size"], record["main"]
+    samples, sweep, allreduce = main["samples_ms"], record["c_sweep"], record["allreduce"]
+
+    def median(times):
+        return statistics.median(pick(times))
+    v_bytes = main["v_bytes"]
+    fitted = [(size, median(times)) for size, times in zip(allreduce["sizes_bytes"],
+                                                           allreduce["samples_ms"])
+              if size != v_bytes]
+    fit = fit_hockney([size for size, _ in fitted], [t for _, t in fitted])
+    s_ms = median(samples["s"])
+    c_ms = [median(times) for times in sweep["samples_ms"]["c"]]
+    half_ms = [median(times) for times in sweep["samples_ms"]["half"]]
+
+    def t_n(c, hidden):
+        others = [i for i, h in enumerate(sweep["hidden"]) if h != hidden]
+        eta = pooled_eta([c_ms[i] for i in others], [half_ms[i] for i in others], n)
+        return split.split_ms(ledger_parameters(s_ms, c, eta, fit, v_bytes, n), n)
+    estimates = {"main": (t_n(median(samples["c"]), record["protocol"]["shapes"]["hidden"]),
+                          median(samples["two"]))}
+    for hidden, c, two in zip(sweep["hidden"], c_ms, sweep["samples_ms"]["two"]):
+        estimates[f"width {hidden}"] = (t_n(c, hidden), median(two))
+    at_v = allreduce["sizes_bytes"].index(v_bytes)
+    estimates["v"] = (fit["ell_ms"] + 1000.0 * v_bytes / fit["bandwidth_bytes_per_s"],
+                      median(allreduce["samples_ms"][at_v]))
+    return estimates
+
+
+def held_out(record: dict, resamples: int = RESAMPLES, seed: int = SEED) -> dict:
+    """``held_out_estimates`` with a bootstrap interval for each relative error
+    (predicted − measured)/measured: ``resamples`` times, every list of repetitions is drawn
+    again with replacement (seeded: the same record gives the same intervals), everything is
+    refitted and predicted again, and the central ``CONFIDENCE`` share of the errors is the
+    interval. ``within_noise``: the interval covers zero, so the run cannot tell the prediction
+    from the measurement. A draw whose all-reduce times do not grow with the size cannot be
+    fitted and is left out (``unfitted_resamples`` counts them; more than half is an error).
+    Returns name → {predicted_ms, measured_ms, error, interval, within_noise,
+    unfitted_resamples}."""
+    draw = random.Random(seed)
+    point = held_out_estimates(record)
+    errors = {name: [] for name in point}
+    unfitted = 0
+    for _ in range(resamples):
+        try:
+            drawn = held_out_estimates(record, lambda times: draw.choices(times, k=len(times)))
+        except ValueError:      # a draw whose all-reduce times do not grow with the size
+            unfitted += 1
+            continue
+        for name, (model, measured) in drawn.items():
+            errors[name].append(relative_error(model, measured))
+    if unfitted > resamples // 2:
+        raise ValueError(f"held_out: {unfitted} of {resamples} resamples could not be fitted "
+                         "(too few or too noisy all-reduce repetitions for an interval)")
+    tail = (1 - CONFIDENCE) / 2
+    results = {}
+    for name, (model, measured) in point.items():
+        ordered = sorted(errors[name])
+        interval = [percentile(ordered, tail), percentile(ordered, 1 - tail)]
+        results[name] = {"predicted_ms": model, "measured_ms": measured,
+                         "error": relative_error(model, measured), "interval": interval,
+                         "within_noise": interval[0] <= 0 <= interval[1],
+                         "unfitted_resamples": unfitted}
+    return results
 
 
 def relative_error(predicted_value: float, measured: float) -> float:
@@ -232,6 +324,7 @@ def figure_data(record: dict, points: int = 61) -> dict:
 
 SWEEP_LISTS = ("hidden", "c_ms", "half_ms", "one_ms", "two_ms", "eta", "speedup")
 ENVIRONMENT_KEYS = ("host", "device", "device_name", "cores_visible", "threads_per_rank",
+                    "oversubscribed",
                     "interop_threads", "pinned_cores_rank0", "gpu",
                     "backend", "world_size", "nodes", "torch_version", "python_version",
                     "platform", "date")
@@ -251,7 +344,8 @@ def check_record(record: dict) -> dict:
     for key in ENVIRONMENT_KEYS:
         need(environment, key, "environment")
     protocol = need(record, "protocol", "record")
-    for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline", "min_sample_ms"):
+    for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline", "min_sample_ms",
+                "min_c_ms"):
         need(protocol, key, "protocol")
     main = need(record, "main", "record")
     for quantity in QUANTITIES:
@@ -260,6 +354,11 @@ def check_record(record: dict) -> dict:
             need(stats, key, f"main.{quantity}")
     for key in ("eta", "v_bytes", "max_abs_difference"):
         need(main, key, "main")
+    for quantity in QUANTITIES:
+        if len(need(need(main, "samples_ms", "main"), quantity, "main.samples_ms")) != \
+                main[quantity]["n"]:
+            raise ValueError(f"measurement record: main.samples_ms.{quantity} needs "
+                             f"main.{quantity}.n repetitions")
     trace = need(record, "trace", "record")
     for key in ("s_ms", "half_ms", "allreduce_ms"):
         if len(need(trace, key, "trace")) != environment["world_size"]:
@@ -269,17 +368,24 @@ def check_record(record: dict) -> dict:
             raise ValueError(f"measurement record: trace.repetitions.{key} needs one list per rank")
     need(trace, "wait_ms", "trace")      # None across nodes (no common clock)
     allreduce = need(record, "allreduce", "record")
-    for key in ("sizes_bytes", "inner", "median_ms", "p10_ms", "p90_ms", "ring_factor", "fit"):
+    for key in ("sizes_bytes", "inner", "median_ms", "p10_ms", "p90_ms", "ring_factor", "fit",
+                "samples_ms"):
         need(allreduce, key, "allreduce")
     for key in ("ell_ms", "bandwidth_bytes_per_s", "r2", "weighting", "relative_residuals"):
         need(allreduce["fit"], key, "allreduce.fit")
     sweep = need(record, "c_sweep", "record")
-    for key in (*SWEEP_LISTS, "crossing"):
+    for key in (*SWEEP_LISTS, "crossing", "samples_ms"):
         need(sweep, key, "c_sweep")
-    if len({len(sweep[k]) for k in SWEEP_LISTS}) != 1:
+    for key in ("c", "half", "one", "two"):
+        need(sweep["samples_ms"], key, "c_sweep.samples_ms")
+    if len({len(sweep[k]) for k in SWEEP_LISTS} |
+           {len(sweep["samples_ms"][k]) for k in ("c", "half", "one", "two")}) != 1:
         raise ValueError("measurement record: the c_sweep lists differ in length")
-    if len(allreduce["sizes_bytes"]) != len(allreduce["median_ms"]):
+    if len({len(allreduce[k]) for k in ("sizes_bytes", "median_ms", "samples_ms")}) != 1:
         raise ValueError("measurement record: the allreduce lists differ in length")
+    if main["v_bytes"] not in allreduce["sizes_bytes"]:
+        raise ValueError("measurement record: allreduce.sizes_bytes must hold the step's "
+                         "main.v_bytes (V is measured, not only interpolated)")
     return strict(record, "measurement record")
 
 

@@ -32,7 +32,8 @@ import torch.distributed as dist
 from measure import analysis
 from model.units import ring_factor
 
-#: Shapes of the main run: rows of x (tokens), input width, hidden width, output width.
+#: Shapes of the main run before scaling: rows of x (tokens), input width, hidden width, output
+#: width (the rows are doubled until C lasts MIN_C_MS, see `rows_for`).
 SHAPES = {"rows": 64, "d_in": 1024, "hidden": 4096, "d_out": 2048}
 #: Repetitions (warm-up, steady) of the main run, of each all-reduce size and of each C point.
 FULL = {"warmup": 5, "repeats": 50, "sweep_repeats": 20,
@@ -47,6 +48,9 @@ QUICK = {"warmup": 2, "repeats": 10, "sweep_repeats": 5,
 #: back within one sample (the number is chosen once per operation, the same on every rank).
 MIN_SAMPLE_MS = 1.0
 MAX_INNER = 1000
+#: The main run's C lasts at least this long: the rows of x are doubled until it does
+#: (``rows_for``), which on a GPU turns microseconds of work into milliseconds.
+MIN_C_MS = 5.0
 
 
 class Ranks:
@@ -57,6 +61,8 @@ class Ranks:
         self.local_size = int(os.environ.get("LOCAL_WORLD_SIZE", 1))
         # Pinned before the group starts, so that the threads gloo starts inherit the core.
         self.cores_visible = cores_visible()      # before pinning narrows them to one
+        self.all_cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else None
         self.pinned_cores = pin(self.local_rank, self.local_size) if pinned else None
         options = {"timeout": datetime.timedelta(seconds=timeout_s)}
         if backend == "nccl":
@@ -135,6 +141,37 @@ class Ranks:
         return dict(zip(operations, slowest.tolist()))
 
 
+def with_every_thread(ranks: Ranks, operation):
+    """``operation`` wrapped to run with the threads of every rank on this node (threads per
+    rank × ranks) and, where this rank is pinned, on every core the run may use: the fair
+    one-device baseline, given the same cores as the split (the other ranks wait meanwhile)."""
+    own = torch.get_num_threads()
+
+    def wide():
+        torch.set_num_threads(own * ranks.local_size)
+        if ranks.pinned_cores is not None:
+            os.sched_setaffinity(0, set(ranks.all_cores))
+        try:
+            return operation()
+        finally:
+            torch.set_num_threads(own)
+            if ranks.pinned_cores is not None:
+                os.sched_setaffinity(0, set(ranks.pinned_cores))
+    return wide
+
+
+def rows_for(c_ms: float, rows: int, target_ms: float = MIN_C_MS, max_rows: int = 1 << 16) -> int:
+    """The rows of x (tokens) that make C last at least ``target_ms``, given that C took
+    ``c_ms`` at ``rows`` rows: ``rows`` doubled as often as needed (C grows in proportion to
+    the rows), at most ``max_rows``. A GPU does the CPU's shapes in microseconds, where the
+    host's overhead, not the work, would be timed."""
+    if c_ms <= 0:
+        return max_rows
+    while c_ms < target_ms and rows < max_rows:
+        rows, c_ms = 2 * rows, 2 * c_ms
+    return rows
+
+
 def inner_count(once_ms: float) -> int:
     """Back-to-back calls for one sample of at least MIN_SAMPLE_MS, given one call's time."""
     if once_ms <= 0:
@@ -162,17 +199,17 @@ class Stage:
     """The article's stage at one hidden width: S = x · W (whole on every rank), then the
     divisible part ReLU(x₀ · A) · B, split by A's columns and B's rows."""
 
-    def __init__(self, ranks: Ranks, hidden: int):
+    def __init__(self, ranks: Ranks, hidden: int, shapes: dict):
         generator = torch.Generator().manual_seed(0)   # the same matrices on every rank
 
         def matrix(rows, columns):
             return (torch.randn(rows, columns, generator=generator) / rows ** 0.5).to(ranks.device)
 
         self.ranks = ranks
-        self.x = matrix(SHAPES["rows"], SHAPES["d_in"])
-        self.w = matrix(SHAPES["d_in"], SHAPES["d_in"])
-        self.a = matrix(SHAPES["d_in"], hidden)
-        self.b = matrix(hidden, SHAPES["d_out"])
+        self.x = matrix(shapes["rows"], shapes["d_in"])
+        self.w = matrix(shapes["d_in"], shapes["d_in"])
+        self.a = matrix(shapes["d_in"], hidden)
+        self.b = matrix(hidden, shapes["d_out"])
         share = hidden // ranks.size
         columns = slice(ranks.rank * share, hidden if ranks.rank == ranks.size - 1
                         else (ranks.rank + 1) * share)
@@ -198,17 +235,20 @@ class Stage:
 
 
 def measure_main(ranks: Ranks, plan: dict) -> dict:
-    """S, C, a half, T₁ and T₂ at the main shape, with η = C / (n · t_half)."""
-    stage = Stage(ranks, SHAPES["hidden"])
+    """S, C, a half, T₁, T₂ and the fair baseline T₁ with every rank's threads at the main
+    shape, with η = C / (n · t_half); ``samples_ms`` keeps every steady repetition."""
+    shapes = plan["shapes"]
+    stage = Stage(ranks, shapes["hidden"], shapes)
     x0 = stage.s()
     runs = {"s": (stage.s, False), "c": (lambda: stage.c(x0), False),
             "half": (lambda: stage.half(x0), True), "one": (stage.one, False),
-            "two": (stage.two, True)}
+            "two": (stage.two, True), "one_wide": (with_every_thread(ranks, stage.one), False)}
     samples = ranks.timed(runs, plan["warmup"], plan["repeats"])
     main = {name: analysis.summary(samples[name]) for name in runs}
+    main["samples_ms"] = {name: kept(samples[name]) for name in runs}
     main["inner"] = dict(ranks.inner)
     main["eta"] = main["c"]["median_ms"] / (ranks.size * main["half"]["median_ms"])
-    main["v_bytes"] = SHAPES["rows"] * SHAPES["d_out"] * stage.x.element_size()
+    main["v_bytes"] = shapes["rows"] * shapes["d_out"] * stage.x.element_size()
     main["max_abs_difference"] = float((stage.one() - stage.two()).abs().max())
     return main
 
@@ -218,7 +258,7 @@ def measure_trace(ranks: Ranks, plan: dict) -> dict:
     the all-reduce, each ended by a synchronisation) and, on one node (one clock for all
     ranks), each rank's wait inside the all-reduce: how much later the last rank reached it.
     The medians per rank are kept too (``s_ms``, ``half_ms``, ``allreduce_ms``, ``wait_ms``)."""
-    stage = Stage(ranks, SHAPES["hidden"])
+    stage = Stage(ranks, plan["shapes"]["hidden"], plan["shapes"])
     phases = {"s_ms": [], "half_ms": [], "allreduce_ms": []}
     arrivals = []
     for index in range(plan["warmup"] + plan["repeats"]):
@@ -251,6 +291,27 @@ def measure_trace(ranks: Ranks, plan: dict) -> dict:
     return trace
 
 
+def kept(samples_ms: list) -> list:
+    """Steady repetitions as the record keeps them: rounded to 0.1 µs, far below the timer's
+    noise, so that a record stays a few hundred kilobytes."""
+    return [round(t, 4) for t in samples_ms]
+
+
+def scaled_shapes(ranks: Ranks) -> dict:
+    """SHAPES with as many rows as make C last at least MIN_C_MS on this device
+    (``rows_for``, from one warm call of C on rank 0, the same rows on every rank)."""
+    stage = Stage(ranks, SHAPES["hidden"], SHAPES)
+    x0 = stage.s()
+    c_ms = 0.0
+    if ranks.rank == 0:
+        stage.c(x0)                                     # warm
+        c_ms = ranks.elapsed_ms(lambda: stage.c(x0), 1)
+    rows = torch.tensor([rows_for(c_ms, SHAPES["rows"]) if ranks.rank == 0 else 0],
+                        dtype=torch.float64, device=ranks.device)
+    dist.all_reduce(rows, op=dist.ReduceOp.MAX)
+    return {**SHAPES, "rows": int(rows.item())}
+
+
 def gathered(ranks: Ranks, values: list) -> list:
     """Every rank's list of ``values`` (all of the same length), in rank order."""
     mine = torch.tensor(values, dtype=torch.float64, device=ranks.device)
@@ -266,7 +327,7 @@ def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
     the skew with which ranks leave the barrier does not swamp a short transfer; the buffers
     hold zeros (summing them never overflows) and are made before the timer starts. The step's
     own message, V, is one of the sizes."""
-    step_floats = SHAPES["rows"] * SHAPES["d_out"]
+    step_floats = plan["shapes"]["rows"] * plan["shapes"]["d_out"]
     floats_list = sorted(set(plan["allreduce_floats"]) | {step_floats})
     tensors = {floats: torch.zeros(floats, dtype=torch.float32, device=ranks.device)
                for floats in floats_list}
@@ -277,7 +338,7 @@ def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
     sizes = [floats * tensor.element_size() for floats, tensor in tensors.items()]
     medians = [s["median_ms"] for s in stats]
     return {"sizes_bytes": sizes, "inner": [ranks.inner[f] for f in tensors],
-            "median_ms": medians,
+            "median_ms": medians, "samples_ms": [kept(samples[floats]) for floats in tensors],
             "p10_ms": [s["p10_ms"] for s in stats], "p90_ms": [s["p90_ms"] for s in stats],
             "ring_factor": ring_factor(ranks.size),
             "fit": analysis.fit_hockney(sizes, medians)}
@@ -285,11 +346,12 @@ def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
 
 def measure_c_sweep(ranks: Ranks, plan: dict) -> dict:
     """C, a half, T₁ and T₂ (medians) over hidden widths, so that C spans the predicted
-    break-even point; η and the speedup T₁/T₂ at each width."""
+    break-even point; η and the speedup T₁/T₂ at each width; ``samples_ms`` keeps every steady
+    repetition of each quantity at each width."""
     rows = {"hidden": [], "c_ms": [], "half_ms": [], "one_ms": [], "two_ms": [], "eta": [],
-            "speedup": []}
+            "speedup": [], "samples_ms": {"c": [], "half": [], "one": [], "two": []}}
     for hidden in plan["hidden_sweep"]:
-        stage = Stage(ranks, hidden)
+        stage = Stage(ranks, hidden, plan["shapes"])
         x0 = stage.s()
         samples = ranks.timed({"c": (lambda: stage.c(x0), False),
                                "half": (lambda: stage.half(x0), True),
@@ -297,6 +359,8 @@ def measure_c_sweep(ranks: Ranks, plan: dict) -> dict:
                               plan["warmup"], plan["sweep_repeats"])
         medians = {name: analysis.summary(times)["median_ms"] for name, times in samples.items()}
         rows["hidden"].append(hidden)
+        for name, times in samples.items():
+            rows["samples_ms"][name].append(kept(times))
         for name, median in medians.items():
             rows[f"{name}_ms"].append(median)
         rows["eta"].append(medians["c"] / (ranks.size * medians["half"]))
@@ -315,6 +379,7 @@ def environment(ranks: Ranks, backend: str) -> dict:
         device_name = cpu_model()
     return {"host": socket.gethostname(), "device": ranks.device.type, "device_name": device_name,
             "cores_visible": ranks.cores_visible, "threads_per_rank": torch.get_num_threads(),
+            "oversubscribed": ranks.local_size * torch.get_num_threads() > ranks.cores_visible,
             "interop_threads": torch.get_num_interop_threads(),
             "pinned_cores_rank0": ranks.pinned_cores,
             "backend": backend, "world_size": ranks.size,
@@ -391,15 +456,16 @@ def main(argv=None) -> int:
             if args.inject_fault == "crash":
                 raise RuntimeError("injected fault: this rank crashed on purpose")
             time.sleep(10 * args.timeout_s)
-        plan = QUICK if args.quick else FULL
+        plan = {**(QUICK if args.quick else FULL), "shapes": scaled_shapes(ranks)}
         record = {
             "schema": analysis.SCHEMA,
             "environment": environment(ranks, args.backend),
             "protocol": {"warmup": plan["warmup"], "repeats": plan["repeats"],
                          "sweep_repeats": plan["sweep_repeats"], "dtype": "float32",
-                         "min_sample_ms": MIN_SAMPLE_MS,
-                         "shapes": SHAPES, "quick": args.quick,
-                         "baseline": "T1 and C on rank 0 alone, with the same threads per rank"},
+                         "min_sample_ms": MIN_SAMPLE_MS, "min_c_ms": MIN_C_MS,
+                         "shapes": plan["shapes"], "quick": args.quick,
+                         "baseline": "T1 and C on rank 0 alone, with the same threads per rank; "
+                                     "one_wide: T1 with every rank's threads"},
             "main": measure_main(ranks, plan),
             "trace": measure_trace(ranks, plan),
             "allreduce": measure_allreduce(ranks, plan),

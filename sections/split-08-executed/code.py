@@ -1,5 +1,5 @@
 # The code of section split-08-executed, which its four editions run; edit it here, then `make notebooks`.
-# 5 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# 6 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
 # %% parameters: measured
 
 # %% glue [hide-cell]
@@ -72,11 +72,26 @@ page.glue("eta_min_c_ms", sweep["c_ms"][sweep["eta"].index(min(sweep["eta"]))], 
 page.glue("sweep_points", len(sweep["hidden"]))
 page.glue("hidden_min", min(sweep["hidden"]))
 page.glue("hidden_max", max(sweep["hidden"]))
+page.glue("one_wide_ms", main["one_wide"]["median_ms"], 2)
+page.glue("wide_speedup", main["one_wide"]["median_ms"] / main["two"]["median_ms"], 3)
+held = analysis.held_out(record)
+page.glue("resamples", analysis.RESAMPLES)
+page.glue("confidence", page.pct(analysis.CONFIDENCE, 0))
+for key in ("predicted_ms", "measured_ms"):
+    page.glue(f"held_main_{key}", held["main"][key], 2)
+for name in ("main", "v"):
+    page.glue(f"held_{name}_error", page.pct(held[name]["error"], 1))
+    page.glue(f"held_{name}_low", page.pct(held[name]["interval"][0], 1))
+    page.glue(f"held_{name}_high", page.pct(held[name]["interval"][1], 1))
+widths = [row for name, row in held.items() if name.startswith("width ")]
+page.glue("held_widths", len(widths))
+page.glue("held_widths_within", sum(row["within_noise"] for row in widths))
 page.glue("record_path", record_name if record_name.endswith(".json")
           else f"data/measurements/{record_name}.json")
 
 # %% table
-symbols = {"s": "S", "c": "C", "half": "t½", "one": "T₁", "two": "T₂"}
+symbols = {"s": "S", "c": "C", "half": "t½", "one": "T₁", "two": "T₂",
+           "one_wide": f"T₁ ({page.word('every_thread')})"}
 page.table(["quantity", "median_ms", "p10 (ms)", "p90 (ms)", "mean_ms"],
            [[symbol, *(page.cell(main[key][stat], 2)
                        for stat in ("median_ms", "p10_ms", "p90_ms", "mean_ms"))]
@@ -95,6 +110,17 @@ page.table(["quantity", "predicted", "measured", "error"],
             for label, key in rows])
 if comparison["eta_note"]:
     print(comparison["eta_note"])
+
+# %% table-held-out
+labels = {"main": f"T{env['world_size']}, {page.word('main_step')}", "v": page.word("allreduce_v")}
+page.table(["quantity", "predicted", "measured", "error",
+            f"{page.word('interval')} ({page.pct(analysis.CONFIDENCE, 0)})", ""],
+           [[labels[name] if name in labels else f"T{env['world_size']}, h = {name.split()[1]}",
+             page.cell(row["predicted_ms"], 2), page.cell(row["measured_ms"], 2),
+             page.cell_pct(row["error"], 1),
+             f"{page.cell_pct(row['interval'][0], 1)} … {page.cell_pct(row['interval'][1], 1)}",
+             page.word("within_noise") if row["within_noise"] else ""]
+            for name, row in held.items()])
 
 # %% table-3
 page.table(["hidden_width", "C (ms)", "η", "T₁ (ms)", "T₂ (ms)", "T₁/T₂",
