@@ -90,7 +90,7 @@ bench: $(READY)
 
 ## measure: run article 1's measurement protocol on torch.distributed (two CPU ranks with gloo)
 ## and write data/measurements/<name>.json; QUICK=1 for a one-minute run into _build/measurements
-## (OUT=DIR elsewhere; never data/measurements);
+## (OUT=DIR elsewhere; data/measurements only for a --name ending in -quick);
 ## ARGS="--backend nccl --nproc-per-node 8" on GPUs (see README). Installs requirements-measure.txt.
 MEASURE_READY := $(VENV)/.measure-installed
 $(MEASURE_READY): requirements-measure.txt $(READY)

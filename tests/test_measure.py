@@ -397,6 +397,11 @@ def test_a_quick_run_never_replaces_a_record_of_the_book(capsys):
     with pytest.raises(SystemExit):
         arguments(["--quick", "--out", str(analysis.RECORDS)])
     assert "choose another --out" in capsys.readouterr().err
+    # A quick record the book marks as such may go there by a name that says so.
+    assert arguments(["--quick", "--out", str(analysis.RECORDS), "--name", "x-quick"]).out == \
+        analysis.RECORDS
+    with pytest.raises(SystemExit):
+        arguments(["--quick", "--out", str(analysis.RECORDS), "--name", "cpu-gloo-2x1"])
 
 
 def test_what_the_executed_section_says_of_the_committed_record_holds():

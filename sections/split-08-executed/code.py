@@ -112,10 +112,11 @@ if comparison["eta_note"]:
     print(comparison["eta_note"])
 
 # %% table-held-out
-labels = {"main": f"T{env['world_size']}, {page.word('main_step')}", "v": page.word("allreduce_v")}
+t_n = "T" + str(env["world_size"]).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+labels = {"main": f"{t_n}, {page.word('main_step')}", "v": page.word("allreduce_v")}
 page.table(["quantity", "predicted", "measured", "error",
             f"{page.word('interval')} ({page.pct(analysis.CONFIDENCE, 0)})", ""],
-           [[labels[name] if name in labels else f"T{env['world_size']}, h = {name.split()[1]}",
+           [[labels[name] if name in labels else f"{t_n}, h = {name.split()[1]}",
              page.cell(row["predicted_ms"], 2), page.cell(row["measured_ms"], 2),
              page.cell_pct(row["error"], 1),
              f"{page.cell_pct(row['interval'][0], 1)} … {page.cell_pct(row['interval'][1], 1)}",
