@@ -31,14 +31,21 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(f"  {notebook}")
 
 
+#: Test files whose module fixture costs seconds to make (a JupyterLab server with its
+#: notebooks; a wheel of the book installed into a new venv): their tests go to one worker, so
+#: it is made once per run, not once on each worker that draws one of them.
+ONE_WORKER_FILES = ("tests/test_jupyterlab.py", "tests/test_downloaded.py")
+
+
 class NotebookScheduling(LoadScopeScheduling):
     """xdist's ``load``, one test at a time, except that a notebook's cells (nbval's items) go
     together to one worker, in order: they run in one kernel, each on the state the cells before
-    it left. The largest units (the notebooks, by their number of cells) are handed out first."""
+    it left; so do the tests of each of ONE_WORKER_FILES. The largest units (the notebooks, by
+    their number of cells) are handed out first."""
 
     def _split_scope(self, nodeid: str) -> str:
         path = nodeid.split("::", 1)[0]
-        return path if path.endswith(".ipynb") else nodeid
+        return path if path.endswith(".ipynb") or path in ONE_WORKER_FILES else nodeid
 
 
 @pytest.hookimpl(optionalhook=True)

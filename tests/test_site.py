@@ -613,10 +613,14 @@ def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, path):
             route.continue_()
 
     problems = []
-    for viewport, dark in ((PHONE, False), (DESKTOP, False), (PHONE, True)):
-        cut_reader, whole_reader = Reader(browser, site, viewport), Reader(browser, site, viewport)
-        whole_reader.page.route("**/*.css*", whole_sheet)
-        try:
+    # Two tabs for the three looks, each page loaded again at its width and mode (a new tab
+    # for each look started a renderer process each time, about a second of CPU).
+    cut_reader, whole_reader = Reader(browser, site, PHONE), Reader(browser, site, PHONE)
+    whole_reader.page.route("**/*.css*", whole_sheet)
+    try:
+        for viewport, dark in ((PHONE, False), (DESKTOP, False), (PHONE, True)):
+            for reader in (cut_reader, whole_reader):
+                reader.page.set_viewport_size(viewport)
             cut_hashes = _show_for_styles(cut_reader, path, dark)
             whole_hashes = _show_for_styles(whole_reader, path, dark)
             assert len(cut_hashes) == len(whole_hashes), f"{path}: another number of elements"
@@ -628,9 +632,9 @@ def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, path):
                     b = set(whole_style.replace("|", ";").split(";"))
                     problems.append(f"{viewport['width']} px{' dark' if dark else ''}, element "
                                     f"{index}: cut {sorted(a - b)[:3]} whole {sorted(b - a)[:3]}")
-        finally:
-            cut_reader.close()
-            whole_reader.close()
+    finally:
+        cut_reader.close()
+        whole_reader.close()
     assert {"pydata-sphinx-theme.css", "sphinx-design.min.css"} <= set(served), served
     assert not problems, f"{path}: " + "; ".join(problems[:5])
 
@@ -702,9 +706,10 @@ def test_screens_of_the_checked_pages_are_kept_for_a_person(site, browser, lang)
     folder = SCREENS / lang
     folder.mkdir(parents=True, exist_ok=True)
     problems = []
-    for viewport in (PHONE, DESKTOP):
-        reader = Reader(browser, site, viewport)
-        try:
+    reader = Reader(browser, site, PHONE)   # one tab, each page loaded again at each width
+    try:
+        for viewport in (PHONE, DESKTOP):
+            reader.page.set_viewport_size(viewport)
             for template in SCREEN_PAGES:
                 path = template.format(lang=lang, word=urllib.parse.quote(SEARCH_WORDS[lang]))
                 page = reader.open(f"{lang}/{path}").page
@@ -719,6 +724,6 @@ def test_screens_of_the_checked_pages_are_kept_for_a_person(site, browser, lang)
                     image = Image.open(folder / name).convert("L")
                     if image.width != viewport["width"] or image.getextrema()[0] > 100:
                         problems.append(f"{name}: {image.size}, darkest {image.getextrema()[0]}")
-        finally:
-            reader.close()
+    finally:
+        reader.close()
     assert not problems, problems
