@@ -87,6 +87,12 @@ def claims(results: dict | None = None) -> list:
     return claims_model.ledger(results if results is not None else run())
 
 
+def verdicts(section: str, results: dict) -> list:
+    """The qualitative claims of a book section (e.g. "split-04-break-even") that the parameters
+    can move, decided for ``results`` and for the articles' own parameters (model/claims.py)."""
+    return claims_model.verdicts(section, results, run())
+
+
 # ---------------------------------------------------------------------------
 # 3. Strict JSON
 # ---------------------------------------------------------------------------

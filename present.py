@@ -338,6 +338,26 @@ class Page:
                          f"{c['source_text']}</span>")
         return " \\\n".join(lines)
 
+    def verdict_mark(self, row: dict) -> str:
+        """What the page says after a qualitative claim's sentence (a row of
+        ``experiment.verdicts``): nothing when the reader's parameters give the verdict the
+        articles' own give; otherwise, in this page's language, that with these values the claim
+        holds, does not hold, or cannot be decided, with the quantity that decides it."""
+        if row["holds"] == row["article_holds"]:
+            return ""
+        quantity = self.claim_words(row)["quantity"]
+        if row["holds"] is None:
+            return self.word("verdict_undecided").format(quantity=quantity)
+        return self.word("verdict_holds" if row["holds"] else "verdict_fails").format(
+            quantity=quantity, value=self.claim_value(row, row["computed"], 2),
+            relation=RELATION_SIGNS[row["relation"]], bound=self.claim_value(row, row["stated"]))
+
+    def mark_verdicts(self, rows: list) -> None:
+        """Glue ``verdict_<id>`` for each row of ``experiment.verdicts(section, results)``: the
+        slot the prose places after the claim's sentence (``verdict_mark``)."""
+        for row in rows:
+            self.glue(f"verdict_{row['id']}", self.verdict_mark(row))
+
     def case_label(self, case: dict) -> str:
         """A case of article 1 by name: a word for the base and break-even cases; for the
         others, the value the model changes, read from the case (e.g. "C = 1 ms")."""

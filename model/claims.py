@@ -20,6 +20,9 @@ REPRODUCES = "reproduces"
 WRONG = "does not reproduce"
 EXTERNAL = "conflicts with well-known external facts"
 UNVERIFIABLE = "cannot be recomputed from the article"
+#: Never at the articles' parameters: at others, the quantity a claim needs may not exist (no
+#: break-even point when η ≤ 1/2, no large-S case when it coincides with another).
+UNDECIDED = "cannot be decided with these parameters"
 
 TP = "tensor_parallel."
 TH = "parallel_theory."
@@ -421,6 +424,21 @@ CONTEXT = {
 }
 
 
+#: The qualitative claims whose deciding quantity no parameter of ``experiment.run`` moves: the
+#: matrix example, the kitchen, named external facts and the fixed examples of articles 2 and 3.
+#: Every other qualitative claim may change its verdict with the reader's values, so its sentence
+#: carries a slot for the mark (``verdicts``; tests/test_verdicts.py checks this set both ways).
+PARAMETER_FREE = frozenset({
+    "split_output_matches_full", "relu_blocks_the_sum",
+    "all_gather_before_residual", "anecdote_fits_without_pp", "network_tens_of_times_slower",
+    "comm_time_at_link_bandwidth", "demo_peak_in_float32", "demo_bandwidth_per_direction",
+    "kitchen_comm_becomes_main", "only_bandwidth_or_width_dilute", "kitchen_t4_worth_it",
+    "ring_send_not_proportional",
+    "gpu_factor_in_this_run", "checkpointing_speeds_up", "ten_x_data_parallel_fits",
+    "more_serial_less_gain_from_cores", "gustafson_closer_to_linear",
+})
+
+
 def lookup(results: dict, path: str):
     """Follow a dotted path through results; list items by index or by their 'name'."""
     node = results
@@ -430,6 +448,25 @@ def lookup(results: dict, path: str):
         else:
             node = node[part]
     return node
+
+
+def decide(row: dict, results: dict) -> bool | None:
+    """Whether a qualitative claim holds for ``results``: its quantity stands in its relation to
+    its bound; None when the quantity does not exist for the parameters of ``results``."""
+    value = lookup(results, row["key"])
+    return None if value is None else RELATIONS[row["relation"]](value, row["stated"])
+
+
+def verdicts(section: str, results: dict, article_results: dict) -> list:
+    """The qualitative claims of ``section`` that the parameters can move (not PARAMETER_FREE),
+    each decided twice: ``holds`` for ``results`` (the reader's parameters), ``article_holds``
+    for ``article_results`` (the articles' own), with ``computed``, the quantity's value for
+    ``results`` (or None). The page marks a sentence whose two verdicts differ."""
+    return [{**row, "computed": lookup(results, row["key"]), "holds": decide(row, results),
+             "article_holds": decide(row, article_results)}
+            for row in SOURCE_CLAIMS
+            if row["section"] == section and row["relation"] is not None
+            and row["id"] not in PARAMETER_FREE]
 
 
 def tolerance(row: dict) -> float:
@@ -448,9 +485,13 @@ def assess(row: dict, results: dict) -> dict:
                    context_value=lookup(results, context) if context else None)
         return out
     computed = lookup(results, row["key"])
+    if computed is None:                      # other parameters: the quantity does not exist
+        out.update(computed=None, error=None, relative_error=None, status=UNDECIDED,
+                   context_key=None, context_value=None)
+        return out
     error = computed - row["stated"]
     if row["relation"] is not None:          # a qualitative claim: the relation decides
-        holds, relative_error = RELATIONS[row["relation"]](computed, row["stated"]), None
+        holds, relative_error = decide(row, results), None
     else:
         holds = abs(error) <= tolerance(row) * (1 + 1e-9)
         # The usual convention: how far the stated value is from the true one, relative to

@@ -114,6 +114,19 @@ def test_papermill_parameters_reach_the_numbers(tmp_path):
     assert glued(nb)["amdahl_speedup"] == "2,5" and glued(nb)["amdahl_days"] == "12"
 
 
+def test_papermill_marks_the_sentence_that_the_values_overturn(tmp_path):
+    """Issue 19, deliver 4: rerun with a faster link, the page marks "more devices, slower" where
+    it stands, and only where the verdict changed (tests/test_verdicts.py has the other cases)."""
+    path = ROOT / "notebooks" / "es" / "split-04-break-even.ipynb"
+    values = glued(run_notebook(path, tmp_path, b_bytes_per_s=1e12))
+    # By hand: at C = 1 ms, H = 4 × (0.03 + 0.002) = 0.128 ms, T₁ = 1.8 ms, T₂ = 0.8 + 1/1.6 +
+    # 0.128 = 1.553 ms: T₁/T₂ = 1.16, two devices are now faster.
+    assert "= 1,16, no < 1" in values["verdict_small_c_more_devices_slower"]
+    # The slow link's case sets B = 1 GB/s itself, so that sentence still holds, unmarked.
+    assert values["verdict_slow_link_large_job_slower"] == ""
+    assert glued(nbformat.read(path, as_version=4))["verdict_small_c_more_devices_slower"] == ""
+
+
 @pytest.mark.parametrize("article", INVALID)
 def test_papermill_refuses_an_invalid_parameter_clearly(article, tmp_path):
     path = PER_ARTICLE[article][1 % len(PER_ARTICLE[article])]

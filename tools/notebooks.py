@@ -160,10 +160,11 @@ def cited(name: str) -> list:
                    for key in CITE.findall(prose_path(name, lang).read_text(encoding="utf-8"))})
 
 
-def head(kind: str, lang: str, draws: bool = False, cites: tuple = ()) -> list:
+def head(kind: str, lang: str, draws: bool = False, cites: tuple = (), section: str = "") -> list:
     """The parameters cell and the setup cell of a notebook of ``kind`` in edition ``lang``
     (importing ``figures`` when ``draws``: when its code shows one of them; giving ``cite`` the
-    labels of ``cites``, the keys its prose cites)."""
+    labels of ``cites``, the keys its prose cites; marking the verdicts of ``section`` that
+    the parameters can move, when it has any: Page.mark_verdicts)."""
     values = parameters_of(kind)
     parameters = [f"# {note}" for note in PARAMETER_NOTES[kind]]
     parameters += [f"{name} = {literal(value) if not isinstance(value, str) else json.dumps(value)}"
@@ -178,6 +179,9 @@ def head(kind: str, lang: str, draws: bool = False, cites: tuple = ()) -> list:
         body = [call("r = experiment.run", [f"{name}={name}" for name in values])]
         body += [RESULT_PART[kind]] if kind in RESULT_PART else []
         body += ["page = Page(r, edition)", f'page.parameters("{kind}")']
+        if experiment.verdicts(section, experiment.run()):
+            body += ["# a sentence that these values overturn is marked where it stands",
+                     f'page.mark_verdicts(experiment.verdicts("{section}", r))']
     else:
         body = list(SETUP[kind])
     body.append("g = page.glued   # the numbers the prose shows, by name (g.two_ms)")
@@ -261,7 +265,7 @@ def code_cells(name: str, lang: str) -> list:
     for cell in cells:
         cell.source = cell.source.strip("\n")
     return head(kind, lang, draws=any("figures." in c.source for c in cells),
-                cites=tuple(cited(name))) + cells
+                cites=tuple(cited(name)), section=name) + cells
 
 
 def prose(name: str, lang: str) -> list:
