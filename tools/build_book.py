@@ -137,8 +137,17 @@ def quiet_word_segmenter() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-def build_edition(lang: str, html_only: bool = False) -> None:
-    """One Sphinx build of one language into _build/html/<lang>."""
+def sphinx_jobs(editions_at_once: int) -> int:
+    """How many processes each edition's Sphinx build reads and writes with: the cores this
+    process may use, shared among the editions built at once (book/_ext/parallel.py); the
+    environment's BOOK_SPHINX_JOBS, where set, instead (1: serial, as tests compare)."""
+    if os.environ.get("BOOK_SPHINX_JOBS"):
+        return int(os.environ["BOOK_SPHINX_JOBS"])
+    return max(1, len(os.sched_getaffinity(0)) // editions_at_once)
+
+
+def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
+    """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes."""
     # jsonschema, which Jupyter Book's configuration check imports, loads rfc3987_syntax where
     # it is installed (JupyterLab's jupyter-events asks for it), and that compiles a grammar of
     # IRIs for about 3 s on import; the book's configuration holds no IRI for it to check.
@@ -183,7 +192,7 @@ def build_edition(lang: str, html_only: bool = False) -> None:
     status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
                           noconfig=True, confoverrides=overrides, builder="html",
                           doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
-                          force_all=fresh, warningiserror=True, quiet=True)
+                          force_all=fresh, warningiserror=True, quiet=True, jobs=jobs)
     if status:
         raise SystemExit(f"{lang}: Sphinx html build failed ({status})")
     stamp.write_text(inputs)
@@ -287,11 +296,12 @@ def main(argv: list) -> int:
     # build in the same process would keep the first edition's interface language. One edition
     # is built here, without starting a process.
     if len(langs) == 1:
-        build_edition(langs[0], html_only=html_only)
+        build_edition(langs[0], html_only=html_only, jobs=sphinx_jobs(1))
     else:
         with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
-            list(pool.map(functools.partial(build_edition, html_only=html_only), langs))
+            list(pool.map(functools.partial(build_edition, html_only=html_only,
+                                            jobs=sphinx_jobs(2)), langs))
     landing()
     publish_data()
     publish_source()

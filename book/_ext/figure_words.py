@@ -27,7 +27,9 @@ import words  # noqa: E402
 SVG_SIZE = re.compile(r'<svg\b[^>]*\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
 #: CSS pixels per point.
 PX_PER_PT = 4 / 3
-#: The size of each figure this build resolved, by image file name (written in this process).
+#: The size of each figure this build resolved, by image file name. Sphinx resolves every page
+#: (``doctree-resolved``) in its main process before it forks the processes that write a chunk of
+#: pages (``html-page-context``), so a writer finds its own pages' figures here.
 SIZES: dict = {}
 
 
@@ -82,4 +84,4 @@ def size_images(app: Sphinx, pagename: str, templatename: str, context: dict, do
 def setup(app: Sphinx) -> dict:
     app.connect("doctree-resolved", describe_figures)
     app.connect("html-page-context", size_images)
-    return {"parallel_read_safe": True, "parallel_write_safe": False}
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
