@@ -82,9 +82,11 @@ def run(**overrides) -> dict:
     }
 
 
-def claims(results: dict | None = None) -> list:
-    """The claims ledger of the three articles, checked against the default parameters."""
-    return claims_model.ledger(results if results is not None else run())
+def claims(results: dict | None = None, measured: dict | None = None) -> list:
+    """The claims ledger of the three articles, checked against the default parameters, and,
+    given ``measured`` (measure.tp_analysis.ledger_values of a record), against what PyTorch's
+    tensor parallelism communicates."""
+    return claims_model.ledger(results if results is not None else run(), measured)
 
 
 def verdicts(section: str, results: dict) -> list:

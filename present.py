@@ -41,7 +41,7 @@ CASE_LABELS = {"small_c": ("c_ms", "C", 1, "ms"), "slow_link": ("b_bytes_per_s",
                "fast_link": ("b_bytes_per_s", "B", 1e9, "GB/s"), "large_s": ("s_ms", "S", 1, "ms")}
 
 #: How a qualitative claim's relation is written.
-RELATION_SIGNS = {">": ">", ">=": "≥", "<": "<", "<=": "≤"}
+RELATION_SIGNS = {">": ">", ">=": "≥", "<": "<", "<=": "≤", "==": "="}
 
 #: The statuses of the claims ledger, in the order the book shows them (wrong ones first), and
 #: the admonition style of each: a red box, an orange one, a grey one, a green one.

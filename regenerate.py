@@ -29,7 +29,8 @@ def artefacts(results: dict, *, cached: bool = True, workers: int = 1) -> dict:
     figures are drawn in ``workers`` processes (``figures.all_variants``)."""
     files = {"results.json": to_json(results)}
     if results["parameters"] == DEFAULTS:
-        files["claims.json"] = to_json(claims(results))
+        counted = tp_analysis.ledger_values(tp_analysis.load())   # PyTorch's count (tp-13)
+        files["claims.json"] = to_json(claims(results, counted))
     measured = analysis.figure_data(analysis.load())
     drawings = [(name, draw, results) for name, draw in FIGURES.items()]
     drawings.append(("fig_measured.svg", figure_measured, measured))

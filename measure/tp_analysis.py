@@ -89,6 +89,17 @@ def counts_against_article(record: dict) -> dict:
             "sp_same_volume": plans["sp"]["sent_per_device_bytes"] == tp_plan["sent_per_device_bytes"]}
 
 
+def ledger_values(record: dict) -> dict:
+    """What the claims ledger checks article 2's per-layer count against (model/claims.py
+    MEASURED_CLAIMS): the collectives PyTorch issued for one layer under Megatron's plan, and
+    the message farthest from the article's b·s·h·d, over b·s·h·d (1 when every one is)."""
+    counts = counts_against_article(record)
+    article = counts["article"]["message_bytes"]
+    farthest = max(counts["tp"]["message_bytes"], key=lambda size: abs(size - article))
+    return {"tp_layer": {"collectives": float(counts["tp"]["count"]),
+                         "message_over_bshd": farthest / article}}
+
+
 def sweep_rows(record: dict) -> list:
     """Per width h: measured and predicted compute and communication of one layer on t ranks,
     and R = comm/calc both ways. The measured calc is ``rest_ms``: the split layer's time less

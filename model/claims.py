@@ -40,7 +40,8 @@ def claim(claim_id, article, section, quote, stated, decimals, key, *, about=Fal
 
 #: How a qualitative claim compares its deciding quantity with the stated bound.
 RELATIONS = {">": lambda x, bound: x > bound, ">=": lambda x, bound: x >= bound,
-             "<": lambda x, bound: x < bound, "<=": lambda x, bound: x <= bound}
+             "<": lambda x, bound: x < bound, "<=": lambda x, bound: x <= bound,
+             "==": lambda x, bound: x == bound}
 
 
 def verdict(claim_id, article, section, quote, quantity, relation, bound, decimals, key, *,
@@ -418,6 +419,19 @@ SOURCE_CLAIMS = [
                    "derived"),
 ]
 
+#: Claims of article 2 that the book checks against PyTorch's own tensor parallelism, counted in
+#: the committed record (data/measurements/tp-cpu-gloo-2x1.json; measure/tp_analysis.py gives
+#: the values under ``measured.tp_layer``): what one Megatron-style layer really communicates.
+MEASURED_CLAIMS = [
+    claim("tp_layer_collectives", "002", "tp-13-counted",
+          "前向 2 次 All-Reduce/All-Gather、反向 2 次，共 4 次", 4.0, 0,
+          "measured.tp_layer.collectives"),
+    verdict("tp_layer_message_bytes", "002", "tp-13-counted",
+            "一次 All-Reduce 传输的消息大小为 b·s·h·d",
+            "PyTorch's all-reduce message farthest from b·s·h·d, over b·s·h·d", "==", 1.0, 0,
+            "measured.tp_layer.message_over_bshd"),
+]
+
 #: Context values shown beside claims that cannot be recomputed from their article.
 CONTEXT = {
     "tp16_over_tp8": f"{TP}speedup_16_over_8",
@@ -506,6 +520,10 @@ def assess(row: dict, results: dict) -> dict:
     return out
 
 
-def ledger(results: dict) -> list:
-    """Every claim of the three articles, assessed against ``results`` (the defaults)."""
-    return [assess(row, results) for row in SOURCE_CLAIMS]
+def ledger(results: dict, measured: dict | None = None) -> list:
+    """Every claim of the three articles, assessed against ``results`` (the defaults), and,
+    given ``measured`` (``{"tp_layer": …}``, from a measurement record), the MEASURED_CLAIMS."""
+    rows = [assess(row, results) for row in SOURCE_CLAIMS]
+    if measured is not None:
+        rows += [assess(row, {"measured": measured}) for row in MEASURED_CLAIMS]
+    return rows

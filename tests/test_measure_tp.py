@@ -117,6 +117,26 @@ def test_a_count_that_differs_from_the_article_is_reported_as_disagreeing(change
     assert tp_analysis.counts_against_article(record)["tp_agrees"] is False
 
 
+@pytest.mark.parametrize("change, wrong", [(None, set()), ("one more", {"tp_layer_collectives"}),
+                                           ("half the bytes", {"tp_layer_message_bytes"})])
+def test_the_ledger_checks_the_articles_count_against_pytorchs(change, wrong):
+    """Article 2 states 4 collectives per layer, each of b·s·h·d bytes: the ledger's two
+    claims reproduce for the four all-reduces counted above, and each fails alone when PyTorch
+    issues one more or a message of half that size."""
+    import experiment
+    record = synthetic()
+    events = record["collectives"]["tp"]
+    if change == "one more":
+        events.append(dict(events[0]))
+    elif change == "half the bytes":
+        events[1] |= {"in_bytes": MESSAGE // 2, "out_bytes": MESSAGE // 2}
+    rows = {row["id"]: row for row in experiment.claims(
+        measured=tp_analysis.ledger_values(record))}
+    measured = {"tp_layer_collectives", "tp_layer_message_bytes"}
+    assert {i for i in measured if rows[i]["status"] != "reproduces"} == wrong
+    assert rows["tp_layer_collectives"]["computed"] == (5 if change == "one more" else 4)
+
+
 def test_the_sweep_sets_the_measured_ratio_against_the_articles_r_by_hand():
     """h = 64, t = 2, P = 1e11, B = 1e9, d = 4: R = t·P·d/(18·h·B) = 8e11/1.152e12 = 0.6944;
     measured calc = the split layer's time less its all-reduces' = 6 ms, R = 2/6; predicted

@@ -7,11 +7,11 @@ import pytest
 import yaml
 
 from experiment import claims
-from model.claims import SOURCE_CLAIMS
+from model.claims import MEASURED_CLAIMS, SOURCE_CLAIMS
 from present import SLOT, SOURCE_LANGUAGE, fill, literal
 from words import FOLDER, LANGUAGES, edition
 
-IDS = [row["id"] for row in SOURCE_CLAIMS]
+IDS = [row["id"] for row in SOURCE_CLAIMS + MEASURED_CLAIMS]
 #: The tables whose keys every edition must translate, all of them.
 TRANSLATED = ("edition", "parts", "typography", "words", "units", "flag_titles")
 #: A number written by hand: digits free on both sides (not part of a name such as A100, FP16,

@@ -3,7 +3,9 @@
 # %% parameters: ledger
 
 # %% glue [hide-cell]
-ledger = experiment.claims()   # the articles' own parameters
+from measure import tp_analysis
+# the articles' own parameters, and what PyTorch's tensor parallelism communicates (tp-13)
+ledger = experiment.claims(measured=tp_analysis.ledger_values(tp_analysis.load()))
 counts = {status: sum(c["status"] == status for c in ledger) for status in
           ("reproduces", "does not reproduce", "conflicts with well-known external facts",
            "cannot be recomputed from the article")}
