@@ -238,3 +238,25 @@ def test_what_the_counted_section_says_of_the_committed_record_holds():
     assert first["calc_ms"] > first["one_ms"]
     assert first["speedup"] < 1 < last["speedup"]
     assert last["ratio"] > last["predicted_ratio"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
+def test_the_counted_section_shows_another_records_number_of_ranks(lang, tmp_path):
+    """Shown a record of 4 ranks with 2 threads each, tp-13 says so: by hand the ring factor
+    2(t − 1)/t is 1.5, so the article's one message per all-reduce is no longer exact, and the
+    split layer has 4 × 2 = 8 threads; and its prose writes T(t), never T(2)."""
+    import json as json_module
+    from present import number
+    from test_notebook_code import execute_in_process
+    from words import edition
+    record = copy.deepcopy(tp_analysis.load())
+    record["environment"] |= {"world_size": 4, "threads_per_rank": 2}
+    path = tmp_path / "tp-four.json"
+    path.write_text(json_module.dumps(record), encoding="utf-8")
+    notebook = ROOT / "notebooks" / lang / "tp-13-counted.ipynb"
+    glued = execute_in_process(notebook, {"record_name": str(path)})["page"].glued
+    assert glued.tpm_ring_factor == number(1.5, 2, lang)
+    assert glued.tpm_ring_exact == edition(lang)["words"]["ring_inexact"]
+    assert (glued.tpm_ranks, glued.tpm_threads, glued.tpm_split_threads) == ("4", "2", "8")
+    prose = (ROOT / "sections" / "tp-13-counted" / f"{lang}.md").read_text(encoding="utf-8")
+    assert "T(2)" not in prose

@@ -60,7 +60,10 @@ page.glue("tpm_speedup_first", first["speedup"], 2)
 page.glue("tpm_speedup_last", last["speedup"], 2)
 page.glue("tpm_speedup_all_first", first["speedup_all_threads"], 2)
 page.glue("tpm_speedup_all_last", last["speedup_all_threads"], 2)
-page.glue("tpm_ring_factor", ring_factor(env["world_size"]), 0)
+page.glue("tpm_ring_factor", ring_factor(env["world_size"]), 2)
+page.glue("tpm_ring_exact", page.word("ring_exact" if ring_factor(env["world_size"]) == 1
+                                      else "ring_inexact"))
+page.glue("tpm_split_threads", env["world_size"] * env["threads_per_rank"])
 # P·d/B, which R is proportional to: an H100 in BF16 over NVLink (one direction) against here.
 h100, links = page.results["tensor_parallel"]["precision"]["peaks_tflops"]["h100"], \
     page.results["tensor_parallel"]["links"]["between_nodes"]["h100"]
