@@ -343,6 +343,9 @@ def check_record(record: dict) -> dict:
     environment = need(record, "environment", "record")
     for key in ENVIRONMENT_KEYS:
         need(environment, key, "environment")
+    if not isinstance(environment["world_size"], int) or environment["world_size"] < 2:
+        raise ValueError(f"measurement record: environment.world_size must be an integer ≥ 2 "
+                         f"(a split needs two ranks); got {environment['world_size']!r}")
     protocol = need(record, "protocol", "record")
     for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline", "min_sample_ms",
                 "min_c_ms"):
@@ -387,6 +390,50 @@ def check_record(record: dict) -> dict:
         raise ValueError("measurement record: allreduce.sizes_bytes must hold the step's "
                          "main.v_bytes (V is measured, not only interpolated)")
     return strict(record, "measurement record")
+
+
+#: The one-GPU probe's record (``measure.gpu_probe``): what one device measures of the split.
+PROBE, PROBE_SCHEMA = "gpu-probe-h200", "measure-gpu-probe/1"
+GPU_KEYS = ("cuda_version", "nccl_version", "driver_version", "gpu_names", "topology",
+            "nccl_variables", "tf32_matmul", "float32_matmul_precision")
+PROBE_QUANTITIES = ("s", "c", "one")
+
+
+def check_probe(record: dict) -> dict:
+    """The one-GPU probe's record, or a ValueError naming its first missing or malformed
+    field: the environment with its GPU fields (``GPU_KEYS``), and for each precision (fp32,
+    tf32) the shapes, the medians of S, C, T₁ and each share of C, η per number of shares, and
+    widths; every number finite."""
+    need = needing("GPU probe record")
+    if need(record, "schema", "record") != PROBE_SCHEMA:
+        raise ValueError(f"GPU probe record: schema must be {PROBE_SCHEMA!r}; "
+                         f"got {record['schema']!r}")
+    environment = need(record, "environment", "record")
+    for key in ENVIRONMENT_KEYS:
+        need(environment, key, "environment")
+    gpu = need(environment, "gpu", "environment")
+    for key in GPU_KEYS:
+        need(gpu, key, "environment.gpu")
+    parts = need(need(record, "protocol", "record"), "parts", "protocol")
+    for precision in ("fp32", "tf32"):
+        run = need(record, precision, "record")
+        need(need(run, "shapes", precision), "rows", f"{precision}.shapes")
+        main = need(run, "main", precision)
+        for quantity in (*PROBE_QUANTITIES, *(f"share_{n}" for n in parts)):
+            need(need(main, quantity, f"{precision}.main"), "median_ms",
+                 f"{precision}.main.{quantity}")
+        for n in parts:
+            need(need(run, "eta", precision), str(n), f"{precision}.eta")
+        widths = need(run, "widths", precision)
+        if len({len(need(widths, key, f"{precision}.widths"))
+                for key in ("hidden", "c_ms", "half_ms", "eta_2")}) != 1:
+            raise ValueError(f"GPU probe record: the {precision}.widths lists differ in length")
+    return strict(record, "GPU probe record")
+
+
+def load_probe(name: str = PROBE, directory: pathlib.Path = RECORDS) -> dict:
+    """The one-GPU probe's record by name or path (``record_path``), checked."""
+    return load(name, directory, check=check_probe)
 
 
 def needing(what: str):

@@ -21,6 +21,7 @@ import datetime
 import math
 import os
 import platform
+import re
 import socket
 import subprocess
 import sys
@@ -199,7 +200,9 @@ class Stage:
     """The article's stage at one hidden width: S = x · W (whole on every rank), then the
     divisible part ReLU(x₀ · A) · B, split by A's columns and B's rows."""
 
-    def __init__(self, ranks: Ranks, hidden: int, shapes: dict):
+    def __init__(self, ranks: Ranks, hidden: int, shapes: dict, parts: int | None = None):
+        """``parts``: how many ways A and B are cut (default: the ranks); this rank keeps the
+        share of its rank number (``measure.gpu_probe`` times one share of n on one device)."""
         generator = torch.Generator().manual_seed(0)   # the same matrices on every rank
 
         def matrix(rows, columns):
@@ -210,8 +213,9 @@ class Stage:
         self.w = matrix(shapes["d_in"], shapes["d_in"])
         self.a = matrix(shapes["d_in"], hidden)
         self.b = matrix(hidden, shapes["d_out"])
-        share = hidden // ranks.size
-        columns = slice(ranks.rank * share, hidden if ranks.rank == ranks.size - 1
+        parts = parts or ranks.size
+        share = hidden // parts
+        columns = slice(ranks.rank * share, hidden if ranks.rank == parts - 1
                         else (ranks.rank + 1) * share)
         self.a_part = self.a[:, columns].contiguous()
         self.b_part = self.b[columns, :].contiguous()
@@ -297,19 +301,36 @@ def kept(samples_ms: list) -> list:
     return [round(t, 4) for t in samples_ms]
 
 
+def scaled_rows(c_ms_at, rows: int, target_ms: float = MIN_C_MS,
+                max_rows: int = 1 << 16) -> tuple:
+    """The rows of x (tokens) at which C, timed again at each size by ``c_ms_at(rows)`` (ms),
+    lasts at least ``target_ms``, and the C measured there: each step jumps to the rows that
+    ``rows_for`` extrapolates, then times C there, until C is long enough or the rows reach
+    ``max_rows``. Timed, not only extrapolated: on a GPU the first short call is mostly launch
+    overhead, and one extrapolation from it fell short (an H200 reached 2.1 ms, not 5)."""
+    c_ms = c_ms_at(rows)
+    while c_ms < target_ms and rows < max_rows:
+        rows = rows_for(c_ms, rows, target_ms, max_rows)
+        c_ms = c_ms_at(rows)
+    return rows, c_ms
+
+
 def scaled_shapes(ranks: Ranks) -> dict:
     """SHAPES with as many rows as make C last at least MIN_C_MS on this device
-    (``rows_for``, from one warm call of C on rank 0, the same rows on every rank)."""
-    stage = Stage(ranks, SHAPES["hidden"], SHAPES)
-    x0 = stage.s()
-    c_ms = 0.0
-    if ranks.rank == 0:
-        stage.c(x0)                                     # warm
-        c_ms = ranks.elapsed_ms(lambda: stage.c(x0), 1)
-    rows = torch.tensor([rows_for(c_ms, SHAPES["rows"]) if ranks.rank == 0 else 0],
-                        dtype=torch.float64, device=ranks.device)
-    dist.all_reduce(rows, op=dist.ReduceOp.MAX)
-    return {**SHAPES, "rows": int(rows.item())}
+    (``scaled_rows``, timed on rank 0, the same rows on every rank), and ``c_ms_scaled``, the
+    C that rank 0 measured at those rows (the record keeps both)."""
+    def c_ms_at(rows):
+        stage = Stage(ranks, SHAPES["hidden"], {**SHAPES, "rows": rows})
+        x0 = stage.s()
+        operation = lambda: stage.c(x0)                 # noqa: E731
+        operation()                                     # warm
+        inner = inner_count(ranks.elapsed_ms(operation, 1))
+        return ranks.elapsed_ms(operation, inner) / inner
+
+    found = scaled_rows(c_ms_at, SHAPES["rows"]) if ranks.rank == 0 else (0, 0.0)
+    chosen = torch.tensor(found, dtype=torch.float64, device=ranks.device)
+    dist.all_reduce(chosen, op=dist.ReduceOp.MAX)
+    return {**SHAPES, "rows": int(chosen[0].item()), "c_ms_scaled": chosen[1].item()}
 
 
 def gathered(ranks: Ranks, values: list) -> list:
@@ -399,7 +420,7 @@ def gpu_environment(run=subprocess.run, environ=os.environ) -> dict:
             done = run(["nvidia-smi", *arguments], capture_output=True, text=True, timeout=30)
         except (OSError, subprocess.TimeoutExpired):
             return None
-        return done.stdout.strip() if done.returncode == 0 else None
+        return strip_styles(done.stdout).strip() if done.returncode == 0 else None
 
     nccl = torch.cuda.nccl.version() if torch.cuda.is_available() else None
     return {"cuda_version": torch.version.cuda,
@@ -412,6 +433,12 @@ def gpu_environment(run=subprocess.run, environ=os.environ) -> dict:
             "tf32_matmul": torch.backends.cuda.matmul.allow_tf32,
             "tf32_cudnn": torch.backends.cudnn.allow_tf32,
             "float32_matmul_precision": torch.get_float32_matmul_precision()}
+
+
+def strip_styles(text: str) -> str:
+    """``text`` without terminal escape sequences (``nvidia-smi topo -m`` underlines its
+    header with them, which would reach the record as control characters)."""
+    return re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
 
 
 def cores_visible() -> int:
@@ -447,8 +474,18 @@ def arguments(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def refuse_one_rank(world_size: int) -> None:
+    """The split needs a second rank to split over: at world size 1 there is no all-reduce to
+    time or fit, so the run stops before it starts and says what one device can measure."""
+    if world_size < 2:
+        raise SystemExit(f"measure.worker: the split needs at least 2 ranks (WORLD_SIZE); got "
+                         f"{world_size}. On one GPU, `torchrun --nproc-per-node 1 -m "
+                         f"measure.gpu_probe --out FILE.json` times S, C and its shares.")
+
+
 def main(argv=None) -> int:
     args = arguments(argv)
+    refuse_one_rank(int(os.environ.get("WORLD_SIZE", 1)))
     torch.set_num_threads(args.threads_per_rank)
     ranks = Ranks(args.backend, args.timeout_s, pinned=not args.no_pin)
     try:

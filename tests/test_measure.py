@@ -543,6 +543,96 @@ def test_the_main_runs_rows_make_c_last_at_least_five_milliseconds():
     assert RECORD["main"]["c"]["median_ms"] >= MIN_C_MS
 
 
+def test_the_rows_are_timed_again_until_c_really_lasts_five_milliseconds():
+    """scaled_rows times C again at each size. A device whose C is overhead-bound at first
+    (0.5 ms fixed + 1 µs per row, as a GPU's first short call is: an H200 stopped at 2.1 ms when
+    the rows were only extrapolated) is scaled until C ≥ 5 ms by that clock, not by the
+    extrapolation. By hand: 0.564 ms at 64 rows extrapolates to 1024 rows, where C is 1.524 ms;
+    that to 4096 (4.596 ms, still short); that to 8192, where C is 8.692 ms."""
+    need_torch()
+    from measure.worker import scaled_rows
+    timed = []
+
+    def c_ms_at(rows):
+        timed.append(rows)
+        return 0.5 + 0.001 * rows
+    assert scaled_rows(c_ms_at, 64) == (8192, pytest.approx(8.692))
+    assert timed == [64, 1024, 4096, 8192]
+    assert scaled_rows(lambda rows: 29.0, 64) == (64, 29.0)              # this CPU: once
+    assert scaled_rows(lambda rows: 1e-6, 64, max_rows=1024)[0] == 1024   # a cap, never a loop
+
+
+def test_one_rank_is_refused_before_the_group_starts_and_a_record_of_one_by_name():
+    """At world size 1 there is no all-reduce to fit (an H200 run died in fit_hockney): the
+    worker stops with a message naming WORLD_SIZE and the one-GPU probe, and a record of
+    one rank is refused by its field."""
+    need_torch()
+    from measure.worker import refuse_one_rank
+    with pytest.raises(SystemExit, match=r"at least 2 ranks \(WORLD_SIZE\); got 1.*gpu_probe"):
+        refuse_one_rank(1)
+    refuse_one_rank(2)
+    record = copy.deepcopy(RECORD)
+    record["environment"]["world_size"] = 1
+    with pytest.raises(ValueError, match=r"environment\.world_size must be an integer ≥ 2"):
+        analysis.check_record(record)
+
+
+def test_the_one_gpu_probe_timed_work_not_overhead():
+    """The committed H200 probe (data/measurements/gpu-probe-h200.json): at both precisions the
+    rows were scaled until C lasted at least 5 ms by CUDA events, in powers of two from 64; η of
+    n shares and the FLOP rate of C follow from its medians by hand; a GPU record says which
+    GPU, driver, CUDA and NCCL, and whether TF32 was on."""
+    probe = analysis.load_probe()
+    env = probe["environment"]
+    assert (env["device"], env["backend"], env["gpu"]["gpu_names"]) == ("cuda", "nccl", "NVIDIA H200")
+    assert env["gpu"]["nccl_version"] and env["gpu"]["driver_version"] and env["gpu"]["cuda_version"]
+    assert "\x1b" not in env["gpu"]["topology"]
+    for precision, tf32 in (("fp32", False), ("tf32", True)):
+        run = probe[precision]
+        shapes, main = run["shapes"], run["main"]
+        assert run["tf32"] is tf32
+        assert main["c"]["median_ms"] >= 5.0 and shapes["c_ms_scaled"] >= 5.0
+        assert shapes["rows"] >= 64 and math.log2(shapes["rows"] / 64).is_integer()
+        for n in (2, 4, 8):
+            assert run["eta"][str(n)] == pytest.approx(
+                main["c"]["median_ms"] / (n * main[f"share_{n}"]["median_ms"]))
+        flops = 2 * shapes["rows"] * shapes["hidden"] * (shapes["d_in"] + shapes["d_out"])
+        assert run["c_tflops_per_s"] == pytest.approx(flops / main["c"]["median_ms"] * 1e3 / 1e12)
+    # TF32 multiplies faster than true FP32 (an H200's FP32 peak is 67 TFLOP/s by its datasheet).
+    assert probe["tf32"]["c_tflops_per_s"] > probe["fp32"]["c_tflops_per_s"]
+    assert probe["fp32"]["c_tflops_per_s"] < 67
+
+
+def test_a_malformed_gpu_probe_record_is_refused_by_its_field():
+    probe = analysis.load_probe()
+    broken = copy.deepcopy(probe)
+    del broken["environment"]["gpu"]["nccl_version"]
+    with pytest.raises(ValueError, match=r"environment\.gpu\.nccl_version is missing"):
+        analysis.check_probe(broken)
+    broken = copy.deepcopy(probe)
+    del broken["tf32"]["main"]["share_8"]
+    with pytest.raises(ValueError, match=r"tf32\.main\.share_8 is missing"):
+        analysis.check_probe(broken)
+    broken = copy.deepcopy(probe)
+    broken["fp32"]["eta"]["2"] = float("nan")
+    with pytest.raises(ValueError, match="not finite"):
+        analysis.check_probe(broken)
+    with pytest.raises(ValueError, match="schema must be 'measure/3'"):
+        analysis.load(analysis.PROBE)            # not a record of the split on two ranks
+
+
+def test_terminal_styles_do_not_reach_the_record():
+    """nvidia-smi topo -m underlines its header with escape sequences (seen on the H200)."""
+    need_torch()
+    from measure.worker import gpu_environment
+
+    class Done:
+        returncode, stdout = 0, "\x1b[4mGPU0\tCPU Affinity\x1b[0m\nGPU0\t X \t0-15\n"
+    found = gpu_environment(run=lambda *a, **k: Done(), environ={})
+    assert found["topology"] == "GPU0\tCPU Affinity\nGPU0\t X \t0-15"
+    assert "\x1b" not in json.dumps(found)
+
+
 def test_one_sample_repeats_a_short_operation_until_it_lasts_a_millisecond():
     need_torch()
     from measure.worker import MAX_INNER, inner_count
