@@ -89,8 +89,9 @@ bench: $(READY)
 	$(BIN)/python tools/bench.py $(if $(QUICK),--quick)
 
 ## measure: run article 1's measurement protocol on torch.distributed (two CPU ranks with gloo)
-## and write data/measurements/<name>.json; QUICK=1 for a one-minute run into _build/measurements
-## (OUT=DIR elsewhere; data/measurements only for a --name ending in -quick);
+## into _build/measurements; NAME=cpu-gloo-2x1 replaces the book's record of that name in
+## data/measurements (only a run asked for by name does); QUICK=1 for a one-minute run (never into
+## data/measurements, except under a NAME ending in -quick); OUT=DIR elsewhere;
 ## ARGS="--backend nccl --nproc-per-node 8" on GPUs (see README). Installs requirements-measure.txt.
 MEASURE_READY := $(VENV)/.measure-installed
 $(MEASURE_READY): requirements-measure.txt $(READY)
@@ -98,13 +99,15 @@ $(MEASURE_READY): requirements-measure.txt $(READY)
 	touch $(MEASURE_READY)
 
 measure: $(MEASURE_READY)
-	$(BIN)/python -m measure $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) $(ARGS)
+	$(BIN)/python -m measure $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) \
+	  $(if $(NAME),--name $(NAME)) $(ARGS)
 
 ## measure-tp: article 2 on PyTorch's own tensor parallelism: a transformer layer split by
 ## parallelize_module, its collectives counted by CommDebugMode, its compute and communication
-## timed; writes data/measurements/tp-<name>.json (same QUICK, OUT and ARGS as measure)
+## timed; NAME=tp-cpu-gloo-2x1 replaces the book's record (same QUICK, OUT, NAME and ARGS as measure)
 measure-tp: $(MEASURE_READY)
-	$(BIN)/python -m measure --tp $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) $(ARGS)
+	$(BIN)/python -m measure --tp $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) \
+	  $(if $(NAME),--name $(NAME)) $(ARGS)
 
 ## lab: open the notebooks in JupyterLab (pinned in requirements-lab.txt, installed on first
 ## use), trusted so that their saved SVG figures show; it opens on notebooks/ and serves book/

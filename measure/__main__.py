@@ -45,17 +45,18 @@ def record_name(text: str) -> str:
     return text
 
 
-#: Where a quick run writes by default (an ignored folder): never data/measurements.
-QUICK_OUT = analysis.ROOT / "_build" / "measurements"
+#: Where a run writes unless it names its record (an ignored folder): never data/measurements,
+#: whose records the book shows and which only a run asked for by --name replaces.
+SCRATCH_OUT = analysis.ROOT / "_build" / "measurements"
 
 
 def arguments(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m measure", description=__doc__.split("\n")[0],
                                      epilog="The record is described in measure/analysis.py.")
     parser.add_argument("--out", type=pathlib.Path,
-                        help="folder for the record (default: data/measurements; with --quick, "
-                             f"{QUICK_OUT.relative_to(analysis.ROOT)}, so that a short run never "
-                             "replaces a record the book shows)")
+                        help="folder for the record (default: "
+                             f"{SCRATCH_OUT.relative_to(analysis.ROOT)}; a full run given --name: "
+                             "data/measurements, replacing the book's record of that name)")
     parser.add_argument("--name", type=record_name,
                         help="record name (default: <device>-<backend>-<ranks>x<threads>)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
@@ -76,13 +77,16 @@ def arguments(argv=None) -> argparse.Namespace:
                         help="give up after this many seconds (default: 900)")
     parser.add_argument("--inject-fault", choices=("crash", "stall"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    into_book = args.out is not None and args.out.resolve() == analysis.RECORDS.resolve()
     if args.out is None:
-        args.out = QUICK_OUT if args.quick else analysis.RECORDS
-    elif args.quick and args.out.resolve() == analysis.RECORDS.resolve() and \
-            not (args.name or "").endswith("-quick"):
+        args.out = analysis.RECORDS if args.name and not args.quick else SCRATCH_OUT
+    elif into_book and args.quick and not (args.name or "").endswith("-quick"):
         parser.error(f"--quick writes a short run, not a record for the book: choose another "
                      f"--out than {analysis.RECORDS}, or a --name ending in -quick (a record "
                      f"the book marks as a quick run)")
+    elif into_book and not args.name:
+        parser.error(f"a run replaces a record in {analysis.RECORDS} only when it names it: add "
+                     f"--name (make measure NAME=cpu-gloo-2x1), or choose another --out")
     return args
 
 

@@ -34,7 +34,7 @@ from measure import analysis
 from model.units import ring_factor
 
 #: Shapes of the main run before scaling: rows of x (tokens), input width, hidden width, output
-#: width (the rows are doubled until C lasts MIN_C_MS, see `rows_for`).
+#: width (the rows are doubled until C lasts MIN_C_MS, see `scaled_rows`).
 SHAPES = {"rows": 64, "d_in": 1024, "hidden": 4096, "d_out": 2048}
 #: Repetitions (warm-up, steady) of the main run, of each all-reduce size and of each C point.
 FULL = {"warmup": 5, "repeats": 50, "sweep_repeats": 20,
@@ -50,7 +50,8 @@ QUICK = {"warmup": 2, "repeats": 10, "sweep_repeats": 5,
 MIN_SAMPLE_MS = 1.0
 MAX_INNER = 1000
 #: The main run's C lasts at least this long: the rows of x are doubled until it does
-#: (``rows_for``), which on a GPU turns microseconds of work into milliseconds.
+#: (``scaled_rows``, timed again at each size), which on a GPU turns microseconds of work
+#: into milliseconds.
 MIN_C_MS = 5.0
 
 

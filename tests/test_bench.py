@@ -30,3 +30,20 @@ def test_a_quick_run_keeps_the_rows_it_did_not_measure_with_their_date():
     assert "| make test on a fresh clone (s) | 780.37 | 2026-11-30 |" in table
     again = bench.earlier_rows(f"{bench.START}\n{table}\n{bench.END}")
     assert again["make test on a fresh clone (s)"] == ("780.37", "2026-11-30")
+
+
+def test_each_goal_row_says_whether_its_value_meets_the_goal():
+    """Issue 21's goals, by hand: regeneration at most 2 times the floor, the book at least 8
+    times faster than executing it, an incremental build at most 0.2 of a full one, make test
+    at most 240 s; a row without a goal says nothing."""
+    assert bench.goal("drawn / import floor", "3.44") == "≤ 2: not met"
+    assert bench.goal("drawn / import floor", "1.99") == "≤ 2: met"
+    assert bench.goal("executing / book build", "8.00") == "≥ 8: met"
+    assert bench.goal("executing / book build", "2.32") == "≥ 8: not met"
+    assert bench.goal("incremental / from scratch", "0.28") == "≤ 0.2: not met"
+    assert bench.goal("make test on a fresh clone (s)", "239.00") == "≤ 240: met"
+    assert bench.goal("import floor (s)", "0.59") == ""
+    table = bench.report({"regeneration": {"drawn / import floor": 1.5}}, {}, "2026-12-04")
+    assert "| drawn / import floor | 1.50 | 2026-12-04 | ≤ 2: met |" in table
+    assert bench.earlier_rows(f"{bench.START}\n{table}\n{bench.END}") == \
+        {"drawn / import floor": ("1.50", "2026-12-04")}

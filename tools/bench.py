@@ -126,6 +126,20 @@ def machine() -> str:
 
 
 START, END = "<!-- BENCH:START -->", "<!-- BENCH:END -->"
+#: Issue 21's goals: row → (comparison, bound). The table says of each such row whether its
+#: value meets the goal, so that no prose has to repeat a value that the next run changes.
+GOALS = {"drawn / import floor": ("≤", 2.0), "executing / book build": ("≥", 8.0),
+         "incremental / from scratch": ("≤", 0.2), "make test on a fresh clone (s)": ("≤", 240.0)}
+
+
+def goal(name: str, value: str) -> str:
+    """The goal cell of row ``name`` whose value reads ``value``: "≤ 2: met", "≥ 8: not met",
+    or empty for a row without a goal."""
+    if name not in GOALS:
+        return ""
+    relation, bound = GOALS[name]
+    met = float(value) <= bound if relation == "≤" else float(value) >= bound
+    return f"{relation} {bound:g}: {'met' if met else 'not met'}"
 
 
 def earlier_rows(readme: str) -> dict:
@@ -152,8 +166,9 @@ def report(results: dict, earlier: dict, today: str) -> str:
     rows.update({name: row for name, row in earlier.items() if name not in rows})
     lines = [f"Written by `make bench` on {today}, {machine()}. Ratios are taken side by side "
              "in one run (each row's date says which); seconds are indicative only.", "",
-             "| measurement | value | measured |", "|---|---|---|"]
-    lines += [f"| {name} | {value} | {date} |" for name, (value, date) in rows.items()]
+             "| measurement | value | measured | goal |", "|---|---|---|---|"]
+    lines += [f"| {name} | {value} | {date} | {goal(name, value)} |"
+              for name, (value, date) in rows.items()]
     return "\n".join(lines)
 
 

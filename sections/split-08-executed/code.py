@@ -33,7 +33,9 @@ page.glue("ar_max_bytes", max(record["allreduce"]["sizes_bytes"]))
 page.glue("fit_ell_ms", fit["ell_ms"], 3)
 page.glue("fit_b_gb_per_s", fit["bandwidth_bytes_per_s"] / 1e9, 3)
 page.glue("r2", fit["r2"], 3)
-page.glue("ring_factor", record["allreduce"]["ring_factor"], 0)
+page.glue("ring_factor", record["allreduce"]["ring_factor"], 2)
+page.glue("ring_bus", page.word("ring_bus_equal" if record["allreduce"]["ring_factor"] == 1
+                                else "ring_bus_more"))
 page.glue("article_ell_ms", article["ell_ms"], 3)
 page.glue("article_eta", article["eta"], 2)
 page.glue("ring_factor_8", ring_factor(8), 2)
@@ -44,7 +46,8 @@ page.glue("predicted_comm_ms", comparison["comm_ms"], 2)
 for key in ("two_ms", "speedup", "break_even_c_ms"):
     page.glue(f"predicted_{key}", comparison[key]["predicted"], 3 if key == "speedup" else 2)
     page.glue(f"measured_{key}", comparison[key]["measured"], 3 if key == "speedup" else 2)
-    page.glue(f"error_{key}", page.pct(comparison["relative_error"][key], 1))
+    error = comparison["relative_error"][key]
+    page.glue(f"error_{key}", None if error is None else page.pct(error, 1))
 steps = [sum(phases) for phases in zip(trace["s_ms"], trace["half_ms"], trace["allreduce_ms"])]
 page.glue("trace_sum_min_ms", min(steps), 1)
 page.glue("trace_sum_max_ms", max(steps), 1)
@@ -55,18 +58,20 @@ page.glue("wait_max_ms", max(trace["wait_ms"]), 2)
 page.glue("v_measured_ms", record["allreduce"]["median_ms"][
     record["allreduce"]["sizes_bytes"].index(main["v_bytes"])], 2)
 page.glue("main_half_ms", main["half"]["median_ms"], 1)
+page.glue("main_c_ms", main["c"]["median_ms"], 1)
 page.glue("main_two_p10_ms", main["two"]["p10_ms"], 2)
 page.glue("mean_above_median_pct", page.pct(main["two"]["mean_ms"] / main["two"]["median_ms"] - 1, 1))
 measured_crossing = analysis.crossing(sweep["c_ms"], sweep["speedup"])
-if measured_crossing["bracket_c_ms"]:
-    page.glue("crossing_low_c_ms", measured_crossing["bracket_c_ms"][0], 2)
-    page.glue("crossing_high_c_ms", measured_crossing["bracket_c_ms"][1], 2)
+bracket = measured_crossing["bracket_c_ms"] or (None, None)
+page.glue("crossing_low_c_ms", bracket[0], 2)
+page.glue("crossing_high_c_ms", bracket[1], 2)
 own_eta = analysis.crossing(sweep["c_ms"], [analysis.model_speedup(record, c, min(eta, 1.0))
                                             for c, eta in zip(sweep["c_ms"], sweep["eta"])])
 page.glue("own_eta_break_even_c_ms", own_eta["c_ms"], 2)
 predicted_c, measured_c = comparison["break_even_c_ms"]["predicted"], comparison["break_even_c_ms"]["measured"]
-if None not in (own_eta["c_ms"], predicted_c, measured_c):
-    page.glue("own_eta_share_pct", page.pct((own_eta["c_ms"] - predicted_c) / (measured_c - predicted_c), 0))
+page.glue("own_eta_share_pct", None if None in (own_eta["c_ms"], predicted_c, measured_c)
+          or measured_c == predicted_c
+          else page.pct((own_eta["c_ms"] - predicted_c) / (measured_c - predicted_c), 0))
 page.glue("eta_min", min(sweep["eta"]), 2)
 page.glue("eta_min_c_ms", sweep["c_ms"][sweep["eta"].index(min(sweep["eta"]))], 2)
 page.glue("sweep_points", len(sweep["hidden"]))
@@ -88,6 +93,23 @@ page.glue("held_widths", len(widths))
 page.glue("held_widths_within", sum(row["within_noise"] for row in widths))
 page.glue("record_path", record_name if record_name.endswith(".json")
           else f"data/measurements/{record_name}.json")
+# What one GPU measured of the split (measure.gpu_probe): the same for every record shown.
+probe = analysis.load_probe()
+page.glue("gpu_name", probe["environment"]["gpu"]["gpu_names"])
+page.glue("gpu_measured_on", page.date(probe["environment"]["date"][:10]))
+for precision in ("fp32", "tf32"):
+    run = probe[precision]
+    page.glue(f"gpu_{precision}_rows", run["shapes"]["rows"])
+    page.glue(f"gpu_{precision}_c_ms", run["main"]["c"]["median_ms"], 2)
+    page.glue(f"gpu_{precision}_tflops", run["c_tflops_per_s"], 0)
+    for n in probe["protocol"]["parts"]:
+        page.glue(f"gpu_{precision}_eta_{n}", run["eta"][str(n)], 2)
+page.glue("gpu_fp32_row_factor", probe["fp32"]["shapes"]["rows"] / protocol["shapes"]["rows"], 0)
+for place, n in zip(("a", "b", "c"), probe["protocol"]["parts"]):
+    page.glue(f"gpu_parts_{place}", n)
+page.glue("gpu_fp32_eta_min", min(probe["fp32"]["widths"]["eta_2"]), 2)
+page.glue("gpu_fp32_eta_min_hidden", probe["fp32"]["widths"]["hidden"][
+    probe["fp32"]["widths"]["eta_2"].index(min(probe["fp32"]["widths"]["eta_2"]))])
 
 # %% table
 symbols = {"s": "S", "c": "C", "half": "t½", "one": "T₁", "two": "T₂",
