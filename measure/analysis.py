@@ -330,6 +330,13 @@ ENVIRONMENT_KEYS = ("host", "device", "device_name", "cores_visible", "threads_p
                     "platform", "date")
 
 
+#: The one-GPU probe's record (``measure.gpu_probe``): what one device measures of the split.
+PROBE, PROBE_SCHEMA = "gpu-probe-h200", "measure-gpu-probe/1"
+GPU_KEYS = ("cuda_version", "nccl_version", "driver_version", "gpu_names", "topology",
+            "nccl_variables", "tf32_matmul", "float32_matmul_precision")
+PROBE_QUANTITIES = ("s", "c", "one")
+
+
 def check_record(record: dict) -> dict:
     """Raise ValueError naming the first missing or malformed field; return the record.
 
@@ -346,6 +353,9 @@ def check_record(record: dict) -> dict:
     if not isinstance(environment["world_size"], int) or environment["world_size"] < 2:
         raise ValueError(f"measurement record: environment.world_size must be an integer ≥ 2 "
                          f"(a split needs two ranks); got {environment['world_size']!r}")
+    if environment["device"] == "cuda":
+        for key in GPU_KEYS:
+            need(need(environment, "gpu", "environment"), key, "environment.gpu")
     protocol = need(record, "protocol", "record")
     for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline", "min_sample_ms",
                 "min_c_ms"):
@@ -392,11 +402,6 @@ def check_record(record: dict) -> dict:
     return strict(record, "measurement record")
 
 
-#: The one-GPU probe's record (``measure.gpu_probe``): what one device measures of the split.
-PROBE, PROBE_SCHEMA = "gpu-probe-h200", "measure-gpu-probe/1"
-GPU_KEYS = ("cuda_version", "nccl_version", "driver_version", "gpu_names", "topology",
-            "nccl_variables", "tf32_matmul", "float32_matmul_precision")
-PROBE_QUANTITIES = ("s", "c", "one")
 
 
 def check_probe(record: dict) -> dict:

@@ -215,6 +215,22 @@ def test_a_quick_tensor_parallel_run_on_two_ranks(tmp_path):
     for plan in ("tp", "sp"):
         assert max(record["correctness"][plan].values()) < 1e-4
     assert tp_analysis.counts_against_article(record)["tp_agrees"]
+    # The counts by hand from the quick run's own b, s, h, d and t: the Megatron split sends
+    # 4 all-reduces of b·s·h·d bytes, 2 forward (attention out, MLP down) and 2 backward;
+    # sequence parallelism turns each into an all-gather of a b·s·h·d/t shard into the whole
+    # and a reduce-scatter of the whole into a shard, 4 of each, 4 forward and 4 backward.
+    protocol, t = record["protocol"], record["environment"]["world_size"]
+    whole = protocol["batch"] * protocol["seq_len"] * protocol["count_hidden"] * \
+        protocol["bytes_per_value"]
+    tp = record["collectives"]["tp"]
+    assert [(c["kind"], c["in_bytes"], c["out_bytes"]) for c in tp] == [("all_reduce", whole, whole)] * 4
+    assert sorted(c["pass"] for c in tp) == ["backward"] * 2 + ["forward"] * 2
+    assert [c["module"] for c in tp if c["pass"] == "forward"] == ["Layer.attn.out", "Layer.mlp.down"]
+    sp = record["collectives"]["sp"]
+    gathers = [(c["in_bytes"], c["out_bytes"]) for c in sp if c["kind"] == "all_gather_into_tensor"]
+    scatters = [(c["in_bytes"], c["out_bytes"]) for c in sp if c["kind"] == "reduce_scatter_tensor"]
+    assert gathers == [(whole // t, whole)] * 4 and scatters == [(whole, whole // t)] * 4
+    assert len(sp) == 8 and sorted(c["pass"] for c in sp) == ["backward"] * 4 + ["forward"] * 4
     assert "agrees" in stdout and "record:" in stdout
     assert sorted(p.name for p in folder.iterdir()) == ["quick.json"]
 
