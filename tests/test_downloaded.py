@@ -48,6 +48,16 @@ def installed(tmp_path_factory) -> pathlib.Path:
     return python
 
 
+def test_installing_leaves_nothing_in_the_readers_copy(installed):
+    """pip builds in the source folder: setup.py sends setuptools' build/ and egg-info into
+    _build/ (ignored), so the copy holds its source files and that folder, nothing else."""
+    source = installed.parents[2] / "source"
+    assert not (source / "build").exists()
+    assert not list(source.glob("*.egg-info"))
+    assert {p.name for p in source.iterdir()} - {"_build"} == \
+        {name.split("/")[0] for name in source_files()}
+
+
 def test_the_installed_copy_is_the_one_a_downloaded_notebook_imports(installed, tmp_path):
     """Not the repository: from an empty folder, the installed Python imports the book's code
     from its own site-packages, and knows no path into the repository."""
