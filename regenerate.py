@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
 import pathlib
 import sys
@@ -78,6 +79,17 @@ def drift(out_dir: pathlib.Path, files: dict) -> list:
     return problems
 
 
+def written_with(out_dir: pathlib.Path) -> dict:
+    """The overrides a folder of results was written with: the parameters its results.json
+    records that differ from the defaults (none for data/, or for a folder without one)."""
+    path = out_dir / "results.json"
+    if not path.is_file():
+        return {}
+    saved = json.loads(path.read_text(encoding="utf-8")).get("parameters", {})
+    return {name: value for name, value in saved.items()
+            if name in DEFAULTS and value != DEFAULTS[name]}
+
+
 def parse_assignment(text: str) -> tuple:
     """Parse NAME=VALUE from the command line (integer parameters as int, the rest as float).
 
@@ -120,8 +132,9 @@ def main(argv=None) -> int:
                "_build/figure-cache (BOOK_FIGURE_CACHE=off draws all; --check always does).\n\n"
                "parameters (for --set NAME=VALUE):\n" + parameter_help())
     parser.add_argument("--check", action="store_true",
-                        help="regenerate the defaults in memory, compare with the output "
-                             "directory, print the differences, write nothing; exit 1 on drift")
+                        help="regenerate in memory what the output directory holds (the "
+                             "defaults, or a variant with the values its results.json records), "
+                             "print the differences, write nothing; exit 1 on drift")
     parser.add_argument("--out", type=pathlib.Path, default=root / "data",
                         help="output directory (default: data/ next to this file)")
     parser.add_argument("--set", dest="overrides", metavar="NAME=VALUE", action="append",
@@ -135,6 +148,8 @@ def main(argv=None) -> int:
                      "--out DIR --set NAME=VALUE (without --check)")
     if overrides and args.out.resolve() == (root / "data").resolve():
         parser.error("data/ holds the canonical defaults; write overridden results with --out DIR")
+    if args.check:
+        overrides = written_with(args.out)
     try:
         results = run(**overrides)
     except (TypeError, ValueError) as error:
@@ -145,17 +160,17 @@ def main(argv=None) -> int:
         problems = drift(args.out, files)
         for problem in problems:
             print(problem)
-        # A folder of the defaults holds claims.json; a variant (--set) never does.
-        if problems and (args.out / "claims.json").exists():
-            print(f"{args.out}: drift in {len(problems)} file(s); the code changed since "
-                  f"data/ was written: run `make data` (then `make notebooks`)")
-            return 1
+        what = "a variant (" + " ".join(f"--set {name}={readable(value)}" for name, value
+                                        in overrides.items()) + ")" if overrides else "the defaults"
         if problems:
-            print(f"{args.out}: {len(problems)} file(s) differ from what the defaults give "
-                  "(--check compares with the defaults: a variant written with --set differs "
-                  "by design)")
+            again = "`make data` (then `make notebooks`)" if \
+                args.out.resolve() == (root / "data").resolve() else \
+                f"`python experiment.py --out {args.out}" + "".join(
+                    f" --set {name}={readable(value)}" for name, value in overrides.items()) + "`"
+            print(f"{args.out}: {what}, drift in {len(problems)} file(s): the code changed "
+                  f"since it was written; write it again with {again}")
             return 1
-        print(f"{args.out}: up to date")
+        print(f"{args.out}: {what}, up to date")
         return 0
     write_atomically(args.out, files)
     print(f"wrote {len(files)} files to {args.out}")
