@@ -35,7 +35,18 @@ $(LAB_READY): requirements-lab.txt $(READY)
 ## incremental: a changed notebook rebuilds its own page and reprints its own part of the PDF
 book: $(READY)
 	@bash tools/system-packages.sh
+	@$(MAKE) --no-print-directory $(PYODIDE)
 	$(BIN)/python tools/build_book.py
+
+# Pyodide for the "your numbers" panel, pinned by tools/pyodide/package-lock.json and copied into
+# the site by tools/build_book.py; without npm (or offline) the site leaves the panel out, and
+# says so.
+PYODIDE := tools/pyodide/node_modules/pyodide/package.json
+$(PYODIDE): tools/pyodide/package-lock.json
+	@if ! command -v npm >/dev/null; then \
+	   echo "make: npm is missing, so the site leaves out the \"your numbers\" panel (Debian: apt-get install npm)"; \
+	 elif npm ci --prefix tools/pyodide --no-audit --no-fund --silent; then touch $@; \
+	 else echo "make: npm ci could not install Pyodide, so the site leaves out the \"your numbers\" panel"; fi
 
 # Lighthouse for the browser suite, pinned by tools/lighthouse/package-lock.json (npm, which
 # tools/system-packages.sh installs where missing; without it the Lighthouse test says so).
@@ -49,7 +60,7 @@ $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 ## stay on one: conftest.py), no timing
 test: $(READY) $(LAB_READY)
 	@bash tools/system-packages.sh --tests
-	@$(MAKE) --no-print-directory $(LIGHTHOUSE)
+	@$(MAKE) --no-print-directory $(LIGHTHOUSE) $(PYODIDE)
 	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider -rs \
 	  --durations=12
 

@@ -10,9 +10,6 @@ from __future__ import annotations
 import ast
 import re
 
-from IPython.core.formatters import format_display_data
-from IPython.display import Markdown, display
-
 from words import LANGUAGES
 from words import edition as words_of
 
@@ -20,11 +17,27 @@ from words import edition as words_of
 GLUE_PREFIX = "application/papermill.record/"
 
 
+# IPython is imported where a notebook shows something, not with this module: the "your numbers"
+# panel (panel.py) imports this module in the reader's browser, where there is no IPython, and
+# its page shows nothing: it keeps the texts.
+def display(*objects, **options) -> None:
+    """IPython's ``display``: show ``objects`` in the notebook."""
+    from IPython.display import display as ipython_display
+    ipython_display(*objects, **options)
+
+
+def show_markdown(text: str) -> None:
+    """Show ``text`` as Markdown in the notebook (IPython's ``Markdown``)."""
+    from IPython.display import Markdown
+    display(Markdown(text))
+
+
 def glue_output(key: str, value) -> tuple:
     """The display output (bundle, metadata) that ``myst_nb.glue(key, value, display=False)``
     writes, without importing MyST-NB's glue module: that imports nbformat and jsonschema, and
     where JupyterLab's packages are installed jsonschema compiles rfc3987_syntax's grammars for
     1 to 2 s in every kernel (tests/test_present.py checks that both write the same)."""
+    from IPython.core.formatters import format_display_data
     bundle, metadata = format_display_data(value)
     return ({GLUE_PREFIX + mime: data for mime, data in bundle.items()},
             {**metadata, "scrapbook": {"name": key, "mime_prefix": GLUE_PREFIX}})
@@ -299,7 +312,7 @@ class Page:
                                   f":class-container: ledger-group\n\n" + "\n".join(items) + "\n:::")
             blocks.append(f"::::{{admonition}} {self.word(status)} ({len(rows)})\n"
                           f":class: {STATUS_CLASS[status]}\n\n" + "\n\n".join(groups) + "\n::::")
-        display(Markdown("\n\n".join(blocks)))
+        show_markdown("\n\n".join(blocks))
 
     def claim_words(self, c: dict) -> dict:
         """A ledger row's words in this page's language (words/<lang>.toml [claims.<id>]), with
@@ -396,6 +409,10 @@ class Page:
         else:
             text = self.num(value, decimals)
         self.glued.keep(key, text)
+        self.save_glued(key, text)
+
+    def save_glued(self, key: str, text: str) -> None:
+        """Save ``text`` in the notebook's outputs as the glue ``key`` (what the site shows)."""
         bundle, metadata = glue_output(key, text)   # MyST-NB strips the quotes of the saved repr
         display(bundle, raw=True, metadata=metadata)
 
@@ -404,18 +421,23 @@ class Page:
         head = [self.words["words"].get(h, h) for h in header]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in body]
-        display(Markdown("\n".join(lines)))
+        show_markdown("\n".join(lines))
 
     def parameters(self, article: str = "split", decimals: int = 6) -> None:
         """One line with the article's parameters in effect, so a rerun shows its values
         (rounded to ``decimals`` places: the articles' values are short, measured ones are not)."""
+        colon = self.words["typography"]["colon"]   # Chinese takes the full-width colon
+        show_markdown(f"**{self.word('parameters')}{colon}** "
+                      + self.parameter_values(article, decimals))
+
+    def parameter_values(self, article: str = "split", decimals: int = 6) -> str:
+        """The parameter line after its label: "S = 0.8 ms · C = 12 ms · …"."""
         p = self.results["parameters"]
         items = []
         for name, (symbol, scale, unit) in PARAMETER_LINE[article].items():
             unit = self.words["units"].get(unit, unit)
             items.append(f"{symbol} = {self.num(p[name] / scale, decimals)}" + (f" {unit}" if unit else ""))
-        colon = self.words["typography"]["colon"]   # Chinese takes the full-width colon
-        display(Markdown(f"**{self.word('parameters')}{colon}** " + " · ".join(items)))
+        return " · ".join(items)
 
     def figure(self, draw, data: dict | None = None) -> None:
         """Show a figure of figures.py drawn for this page's results (or for ``data``, e.g.

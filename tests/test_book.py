@@ -104,7 +104,8 @@ def test_glued_numbers_reach_the_page_in_the_editions_notation(built, lang):
     text = html.unescape((HTML / lang / "notebooks" / lang / "split-03-ledger.html")
                          .read_text(encoding="utf-8"))
     two_ms = "9,22" if lang in {"es", "it"} else "9.22"   # T2 = 0.8 + 7.5 + 0.92 ms
-    assert f'<span class="pasted-text">{two_ms}</span>' in text
+    # each value carries its key, for the "your numbers" panel to write the reader's values there
+    assert f'<span class="pasted-text" data-key="two_ms">{two_ms}</span>' in text
 
 
 @pytest.mark.parametrize("lang", EDITIONS)

@@ -17,6 +17,7 @@ ALLOWED = {
     "measure.analysis": {"atomic", "experiment", "model"},
     "measure.figure": {"figures"},
     "present": {"words", "model"},
+    "panel": {"experiment", "model", "present", "words"},
     "words": set(),
     "regenerate": {"atomic", "experiment", "figures", "measure", "model"},
     "atomic": set(),
@@ -27,13 +28,15 @@ def module_files() -> dict:
     files = {"experiment": ROOT / "experiment.py", "figures": ROOT / "figures.py",
              "regenerate": ROOT / "regenerate.py", "present": ROOT / "present.py",
              "words": ROOT / "words" / "__init__.py", "atomic": ROOT / "atomic.py",
+             "panel": ROOT / "panel.py",
              "measure.analysis": ROOT / "measure" / "analysis.py",
              "measure.figure": ROOT / "measure" / "figure.py"}
     files |= {f"model.{p.stem}": p for p in (ROOT / "model").glob("*.py")}
     return files
 
 
-OWN = ("model", "experiment", "figures", "regenerate", "present", "words", "measure", "atomic")
+OWN = ("model", "experiment", "figures", "regenerate", "present", "words", "measure", "atomic",
+       "panel")
 
 
 def imports_of(path: pathlib.Path) -> set:

@@ -12,6 +12,7 @@ import papermill
 import pytest
 
 import experiment
+import panel
 
 from kernels import AsyncPrivateSocketKernelManager
 from present import LANGUAGES, number
@@ -125,6 +126,8 @@ def test_papermill_marks_the_sentence_that_the_values_overturn(tmp_path):
     # The slow link's case sets B = 1 GB/s itself, so that sentence still holds, unmarked.
     assert values["verdict_slow_link_large_job_slower"] == ""
     assert glued(nbformat.read(path, as_version=4))["verdict_small_c_more_devices_slower"] == ""
+    # The "your numbers" panel gives the page the notebook's every glued text (tests/test_panel.py)
+    assert panel.recompute("split-04-break-even", "es", {"b_bytes_per_s": 1e12})["glued"] == values
 
 
 @pytest.mark.parametrize("article", INVALID)

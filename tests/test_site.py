@@ -727,3 +727,99 @@ def test_screens_of_the_checked_pages_are_kept_for_a_person(site, browser, lang)
     finally:
         reader.close()
     assert not problems, problems
+
+
+#: What the page of the "your numbers" panel shows that the book's Python recomputes: the texts
+#: of each glued key (every element of a key), each table's body cells, the parameter line; the
+#: figures dimmed and their notes; the panel's status line; whether the page is wider than the
+#: screen.
+PANEL_PAGE = """() => { const article = document.querySelector('article'), glued = {};
+  for (const e of article.querySelectorAll('[data-key]'))
+    glued[e.dataset.key] = [...new Set([...(glued[e.dataset.key] || []), e.textContent])];
+  return {glued: glued, parameters: article.querySelector('.cell_output > p').textContent,
+          tables: [...article.querySelectorAll('.cell_output table')].map(t =>
+            [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent.trim()))),
+          dimmed: article.querySelectorAll('.your-numbers-stale img').length,
+          notes: [...article.querySelectorAll('.your-numbers-note')].map(n => n.textContent),
+          status: document.querySelector('.your-numbers-status').textContent,
+          wide: document.documentElement.scrollWidth > window.innerWidth}; }"""
+
+
+def panel_page(lang: str, texts: dict, status: str) -> dict:
+    """What PANEL_PAGE must read, its glued keys aside, on the panel's page in edition ``lang``
+    when panel.py gave ``texts`` and the status line says ``status``."""
+    words_of = words.edition(lang)
+    stale = [] if texts["article_values"] else texts["figures"]
+    return {"parameters": f"{words_of['words']['parameters']}{words_of['typography']['colon']} "
+                          f"{texts['parameters']}",
+            "tables": texts["tables"], "dimmed": len(stale),
+            "notes": [words_of["panel"]["drawn_for_article"] for _ in stale],
+            "status": status, "wide": False}
+
+
+def test_the_your_numbers_panel_recomputes_the_page_with_the_books_python(site, browser):
+    """Issue 19 on split-04 in Spanish, on a 390 px phone: folded, the panel loads nothing; opened
+    from the keyboard, it loads Pyodide and the book's modules from the site alone, and every
+    glued number, table cell, verdict and the parameter line equal what panel.py gives in CPython
+    for the values typed (with the decimal comma), the figures dimmed with their note; a refused
+    value shows the book's one-line message and changes nothing else; "the article's values"
+    puts the page back. No console error, no request outside the site, axe finds nothing serious."""
+    import panel
+
+    if not (HTML / "_pyodide" / "book.zip").is_file():
+        if os.environ.get("AUDIT_REQUIRED"):
+            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
+        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    section, lang = "split-04-break-even", "es"
+    said = words.edition(lang)["panel"]
+    reader = Reader(browser, site, PHONE)
+    requests = []
+    reader.page.on("request", lambda r: requests.append(r.url))
+    try:
+        page = reader.open(f"{lang}/notebooks/{lang}/{section}.html").page
+        assert [u for u in requests if "_pyodide" in u or "your-numbers" in u] == []
+        assert page.evaluate("() => document.querySelector('details.your-numbers').open") is False
+
+        def shows(texts: dict, status: str) -> None:
+            page.wait_for_function("s => document.querySelector('.your-numbers-status')"
+                                   ".textContent === s", arg=status, timeout=180000)
+            read = page.evaluate(PANEL_PAGE)
+            glued = read.pop("glued")
+            assert len(glued) >= 20 and all(len(t) == 1 for t in glued.values()), glued
+            assert {key: t[0] for key, t in glued.items()} == \
+                {key: texts["glued"][key] for key in glued}
+            assert read == panel_page(lang, texts, status)
+
+        article = panel.recompute(section, lang, {})
+        page.locator("details.your-numbers > summary").focus()
+        page.keyboard.press("Enter")
+        shows(article, said["article_values"])
+
+        typed = {"c_ms": "2,5", "b_bytes_per_s": "1e12"}
+        for name, text in typed.items():
+            page.fill(f"#your-numbers-{name}", text)
+        page.press("#your-numbers-b_bytes_per_s", "Enter")
+        theirs = json.loads(panel.answer(section, lang, json.dumps(typed)))
+        assert theirs["glued"]["c_ms"] == "2,5" and theirs["glued"]["verdict_small_c_more_devices_slower"]
+        shows(theirs, said["recomputed"])
+
+        page.fill("#your-numbers-c_ms", "-1")
+        page.press("#your-numbers-c_ms", "Enter")
+        refusal = panel.recompute(section, lang, {"c_ms": -1, "b_bytes_per_s": 1e12})["error"]
+        shows(theirs, refusal)
+        assert page.get_attribute("#your-numbers-c_ms", "aria-invalid") == "true"
+
+        page.locator(".your-numbers-buttons button[type=reset]").click()
+        shows(article, said["article_values"])
+        assert page.get_attribute("#your-numbers-c_ms", "aria-invalid") is None
+        assert any(u.endswith("/_pyodide/pyodide.asm.wasm") for u in requests)
+        assert [u for u in requests if not u.startswith(site + "/")] == []
+        assert not reader.external and not reader.errors and not reader.broken, \
+            reader.external + reader.errors + reader.broken
+        # last: axe-core fetches the page's stylesheets itself, one of them at a wrong address
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+        axe = page.evaluate(AXE_RUN.replace("axe.run(document", "axe.run('details.your-numbers'"))
+        assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in axe["violations"]
+                if v["impact"] in ("serious", "critical")] == []
+    finally:
+        reader.close()

@@ -6,6 +6,9 @@ again only when it changed), the parts merged in reading order (tools/pdf_editio
 Each edition gets its own Sphinx ``language`` (so <html lang>, the theme's interface strings
 and the search index are in that language; Chinese search segments words with jieba) and its
 own table of contents, derived from _toc.yml. No notebook is executed; warnings are errors.
+With Pyodide installed (``npm ci --prefix tools/pyodide``), the site also carries _pyodide/:
+Pyodide's runtime and the book's pure modules, which the "your numbers" panel runs in the
+reader's browser (panel.py); without it the pages leave the panel out, and the build says so.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import gzip
 import hashlib
 import html
 import io
+import json
 import logging
 import multiprocessing
 import os
@@ -23,12 +27,14 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import zipfile
 from concurrent.futures import ProcessPoolExecutor
 
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+import panel  # noqa: E402
 import words  # noqa: E402
 from purge_css import purge_site  # noqa: E402
 from pdf_edition import CHROMIUM_ARGS, print_edition  # noqa: E402,F401 (site_build reads the flags)
@@ -42,6 +48,16 @@ EDITIONS = {lang: words.edition(lang) for lang in words.LANGUAGES}
 PARTS = ("split", "tp", "theory", "about")
 #: The source archive the site carries: the repository's files as the site was built from them.
 SOURCE_ARCHIVE = "source/splitting-work-book.tar.gz"
+#: Pyodide as npm installs it (pinned by tools/pyodide/package-lock.json), and the files of it
+#: that run Python without packages: the loader, the runtime, the standard library, the lock
+#: file it reads at start.
+PYODIDE = ROOT / "tools" / "pyodide" / "node_modules" / "pyodide"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+#: The book's modules that the panel runs in the browser (pure Python, standard library only),
+#: as patterns under the repository; the sections that show the panel add their code.py.
+PANEL_MODULES = ("panel.py", "experiment.py", "present.py", "model/*.py", "words/__init__.py",
+                 "words/*.toml")
 
 
 def repository_url() -> str | None:
@@ -171,7 +187,7 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     sphinx["config"]["html_theme_options"]["search_bar_text"] = own["search_bar_text"]
     sphinx["config"]["html_context"].update(
         byline=own["byline"], edition=lang, editions=[(code, e["edition"]["name"], e["edition"]["short_name"])
-                                for code, e in EDITIONS.items()])
+                                for code, e in EDITIONS.items()], your_numbers=has_pyodide())
     config_path = work / f"_config_{lang}.yml"
     config_path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),
                            encoding="utf-8")
@@ -237,7 +253,7 @@ def no_printer_notice(lang: str) -> str:
 
 #: What every page of an edition depends on besides its own source.
 SITE_INPUTS = ("_config.yml", "_toc.yml", "tools/build_book.py", "book/_templates", "book/_static",
-               "book/_ext", "book/locales", "book/references.bib")
+               "book/_ext", "book/locales", "book/references.bib", "panel.py")
 
 
 def site_inputs_digest() -> str:
@@ -249,7 +265,34 @@ def site_inputs_digest() -> str:
             if file.is_file() and file.suffix != ".mo" and "__pycache__" not in file.parts:
                 digest.update(str(file.relative_to(ROOT)).encode() + b"\0" + file.read_bytes())
     digest.update((repository_url() or "").encode())   # shown on the reproducibility pages
+    # the "your numbers" panel or none, and its words
+    digest.update(json.dumps([has_pyodide(), {lang: e["panel"] for lang, e in EDITIONS.items()}],
+                             sort_keys=True).encode())
     return digest.hexdigest()
+
+
+def has_pyodide() -> bool:
+    """Whether Pyodide is installed, so that the site carries the "your numbers" panel."""
+    return all((PYODIDE / name).is_file() for name in PYODIDE_FILES)
+
+
+def publish_pyodide() -> None:
+    """_build/html/_pyodide/: PYODIDE_FILES and book.zip, the book's modules that the panel
+    runs (PANEL_MODULES and each panel section's code.py) in a byte-stable zip. One folder for
+    the four editions, so that a reader's browser caches it once."""
+    target = BUILD / "html" / "_pyodide"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        shutil.copyfile(PYODIDE / name, target / name)
+    names = sorted({path.relative_to(ROOT).as_posix() for pattern in PANEL_MODULES
+                    for path in ROOT.glob(pattern)}
+                   | {f"sections/{section}/code.py" for section in panel.PAGES})
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in names:
+            archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)),
+                             (ROOT / name).read_bytes(), zipfile.ZIP_DEFLATED)
+    (target / "book.zip").write_bytes(buffer.getvalue())
 
 
 def pdf_name(lang: str) -> str:
@@ -305,6 +348,13 @@ def main(argv: list) -> int:
     landing()
     publish_data()
     publish_source()
+    if has_pyodide():
+        publish_pyodide()
+    else:
+        shutil.rmtree(BUILD / "html" / "_pyodide", ignore_errors=True)   # an earlier build's
+        print(f"the pages leave out the \"your numbers\" panel: Pyodide is not installed in "
+              f"{PYODIDE.parent} (npm ci --prefix tools/pyodide; make book runs it where npm is)",
+              file=sys.stderr)
     print(f"built {', '.join(langs)} into {BUILD / 'html'}")
     return 0
 

@@ -8,6 +8,7 @@ A file holds, in its language:
 - ``[parts]``: the captions of the book's four parts;
 - ``[typography]``: how numbers, per cent, lists, dates and asides are written;
 - ``[words]``, ``[units]``, ``[flag_titles]``: what code output shows;
+- ``[panel]``: the "your numbers" panel's words (panel.py), and each parameter's label and unit;
 - ``[terms.<concept>]``: the one ``term`` the edition uses for each of the book's key concepts
   (all-reduce, bandwidth, efficiency, break-even) and the variants it ``avoid``s; the front page's
   terminology table shows the term;
@@ -37,6 +38,8 @@ SECTIONS = {
     "typography": {"decimal_mark", "group_mark", "group_min_digits", "percent", "list_separator",
                    "aside", "colon", "date", "months"},
     "terms": {"all_reduce", "bandwidth", "efficiency", "break_even"},
+    "panel": {"summary", "intro", "recompute", "reset", "loading", "recomputed", "article_values",
+              "drawn_for_article", "range", "unavailable"},
     "words": None, "units": None, "flag_titles": None, "claims": None, "figures": None,
 }
 

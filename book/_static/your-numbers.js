@@ -1,0 +1,75 @@
+// The "your numbers" panel (book/_ext/your_numbers.py writes its form): imported when the reader
+// first opens it. It starts Pyodide from the site's own _pyodide/ folder, unpacks the book's
+// modules there (book.zip) and, for the values in the form, calls panel.answer, the book's own
+// Python: every number, table cell, verdict and the parameter line come back as the texts the
+// page shows, in the edition's notation, and are written where the page shows them. No number is
+// computed or formatted here. A value the book refuses shows its one-line message, and nothing
+// else changes. The figures, drawn for the article's values, are dimmed while the values differ.
+const panel = document.querySelector("details.your-numbers");
+const form = panel.querySelector("form");
+const status = panel.querySelector(".your-numbers-status");
+const article = document.querySelector("article");
+const words = JSON.parse(panel.dataset.words);
+
+// The book's Python, once: a function from {name: text typed} to the page's texts.
+const python = (async () => {
+  status.textContent = words.loading;
+  const base = new URL(panel.dataset.pyodide, document.baseURI);
+  const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
+  const pyodide = await loadPyodide({ indexURL: base.href });
+  const modules = await fetch(new URL("book.zip", base));
+  pyodide.unpackArchive(await modules.arrayBuffer(), "zip", { extractDir: "/book" });
+  pyodide.runPython("import sys; sys.path.insert(0, '/book')");
+  const answer = pyodide.pyimport("panel").answer;
+  return (typed) => JSON.parse(answer(panel.dataset.section, panel.dataset.lang, JSON.stringify(typed)));
+})();
+
+// Write a recomputed page: the glued values by key, the tables' cells, the parameter line.
+function show(page) {
+  for (const [key, text] of Object.entries(page.glued)) {
+    for (const element of article.querySelectorAll(`[data-key="${key}"]`)) element.textContent = text;
+  }
+  const tables = article.querySelectorAll(".cell_output table");
+  page.tables.forEach((rows, t) => rows.forEach((cells, r) => cells.forEach((text, c) => {
+    const cell = tables[t].tBodies[0].rows[r].cells[c];
+    (cell.querySelector("p") || cell).textContent = text;
+  })));
+  const label = article.querySelector(".cell_output > p > strong:first-child");
+  label.parentElement.lastChild.textContent = " " + page.parameters;
+  for (const output of article.querySelectorAll(".cell_output:has(> img)")) {
+    output.classList.toggle("your-numbers-stale", !page.article_values);
+    const note = output.querySelector(".your-numbers-note");
+    if (page.article_values) {
+      note?.remove();
+    } else if (!note) {
+      const added = document.createElement("p");
+      added.className = "your-numbers-note";
+      added.textContent = words.drawn_for_article;
+      output.append(added);
+    }
+  }
+}
+
+async function recompute() {
+  let page;
+  try {
+    const answer = await python;
+    page = answer(Object.fromEntries([...form.elements].filter((e) => e.name).map((e) => [e.name, e.value])));
+  } catch (error) {   // Pyodide did not start (an old browser, a file missing): say so, briefly
+    status.textContent = words.unavailable.replace("{error}", String(error).trim().split("\n").pop());
+    return;
+  }
+  for (const input of form.querySelectorAll("input")) input.removeAttribute("aria-invalid");
+  if (page.error) {   // the book's refusal names the parameter first
+    form.elements[page.error.split(" ")[0]]?.setAttribute("aria-invalid", "true");
+    status.textContent = page.error;
+    return;
+  }
+  show(page);
+  status.textContent = page.article_values ? words.article_values : words.recomputed;
+}
+
+form.addEventListener("submit", (event) => { event.preventDefault(); recompute(); });
+form.addEventListener("change", recompute);
+form.addEventListener("reset", () => setTimeout(recompute));   // after the fields are reset
+recompute();

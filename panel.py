@@ -1,0 +1,134 @@
+"""The "your numbers" panel: a section's page recomputed for the reader's values by the book's
+own code, as the texts the page shows.
+
+On the site, book/_static/your-numbers.js runs this module in the reader's browser (Pyodide,
+copied into the site by tools/build_book.py with the modules it imports) and writes the texts
+into the page; book/_ext/your_numbers.py writes the panel's form from ``fields``;
+tests/test_panel.py runs it in CPython. Nothing here computes or formats a number itself:
+``recompute`` runs what the section's notebook runs (``experiment.run`` on the values, which
+``experiment.validate`` checks; the setup cell's parameter line and verdicts; the section's
+``code.py`` cells) on a page that keeps what it would show instead of showing it. Figures are
+not drawn (matplotlib is not in the browser): the page names them, for the script to mark them
+as drawn for the article's values.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import experiment
+from model.units import readable
+from present import Page, typography
+from words import edition as words_of
+
+ROOT = pathlib.Path(__file__).resolve().parent
+#: The sections that show the panel, and in which editions (issue 19's first step: one section,
+#: in English and in Spanish, whose decimal mark is a comma).
+PAGES = {"split-04-break-even": ("en", "es")}
+#: A code.py's first cell: the kind of its notebook's head (tools/notebooks.py writes the head).
+HEAD = re.compile(r"^# %% parameters: (\w+)$", re.M)
+
+
+class Kept(Page):
+    """A Page that keeps what a notebook would show: the glued texts (``glued``), the body rows
+    of each table as cell texts (``tables``), the parameter line after its label
+    (``parameter_line``) and the name of each figure (``figures``), none of them drawn."""
+
+    def __init__(self, results: dict, edition: str):
+        super().__init__(results, edition)
+        self.tables, self.figures, self.parameter_line = [], [], ""
+
+    def save_glued(self, key: str, text: str) -> None:
+        """Nothing to save: ``glue`` keeps the text in ``glued``."""
+
+    def table(self, header: list, body: list) -> None:
+        self.tables.append([[str(cell) for cell in row] for row in body])
+
+    def parameters(self, article: str = "split", decimals: int = 6) -> None:
+        self.parameter_line = self.parameter_values(article, decimals)
+
+    def figure(self, draw, data: dict | None = None) -> None:
+        self.figures.append(draw)
+
+
+class Figures:
+    """What a section's code finds as ``figures``: each figure by its name (figures.py draws
+    with matplotlib, which the browser lacks; ``Kept.figure`` draws nothing)."""
+
+    def __getattr__(self, name: str) -> str:
+        return name
+
+
+def kind_of(section: str) -> str:
+    """The kind of a section's parameters ("split", "tp", "theory"), from its code.py."""
+    return HEAD.search(code_of(section))[1]
+
+
+def code_of(section: str) -> str:
+    """The text of ``sections/<section>/code.py``."""
+    return (ROOT / "sections" / section / "code.py").read_text(encoding="utf-8")
+
+
+def recompute(section: str, lang: str, values: dict) -> dict:
+    """What the page of ``section`` in edition ``lang`` shows with ``values`` (parameter name →
+    number, the rest at the article's values), as texts in the edition's notation:
+
+    - ``glued``: glue key → text, every value the prose shows (the verdict slots included);
+    - ``tables``: each table's body, as rows of cell texts;
+    - ``parameters``: the parameter line after its label ("S = 0.8 ms · C = 12 ms · …");
+    - ``figures``: the names of the figures, drawn for the article's values;
+    - ``article_values``: whether the values are the article's own.
+
+    A value that ``experiment.validate`` refuses gives ``{"error": its one-line message}``."""
+    code = code_of(section)
+    try:
+        r = experiment.run(**values)
+    except (TypeError, ValueError) as refusal:
+        return {"error": str(refusal)}
+    page = Kept(r, lang)
+    # the setup cell (tools/notebooks.py writes it), then the section's own cells
+    page.parameters(HEAD.search(code)[1])
+    page.mark_verdicts(experiment.verdicts(section, r))
+    exec(compile(code, f"sections/{section}/code.py", "exec"),
+         {"experiment": experiment, "figures": Figures(), "r": r, "page": page, "g": page.glued})
+    return {"glued": {key: str(getattr(page.glued, key)) for key in dir(page.glued)},
+            "tables": page.tables, "parameters": page.parameter_line, "figures": page.figures,
+            "article_values": r["parameters"] == experiment.validate({})}
+
+
+def read(text: str, lang: str):
+    """A number as the reader typed it in ``lang``'s notation: spaces dropped, thousands marks
+    between groups of three digits dropped, the decimal mark read as "."; an int where it reads
+    as one, else a float (1e10 too), else ``text`` itself, which ``experiment.validate`` refuses
+    by name."""
+    style = typography(lang)
+    text = re.sub(r"\s", "", text)
+    text = re.sub(rf"(?<=\d){re.escape(style['group_mark'])}(?=\d{{3}}(?!\d))", "", text)
+    text = text.replace(style["decimal_mark"], ".")
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def typed(value: float, lang: str) -> str:
+    """A parameter's value as a reader types it, in ``lang``'s notation (0,8; 12; 1e10)."""
+    return readable(value).replace(".", typography(lang)["decimal_mark"])
+
+
+def fields(section: str, lang: str) -> list:
+    """The panel's fields for ``section`` in ``lang``, one per parameter of its article: name,
+    label (words/<lang>.toml [panel]), the article's value and the range's ends, as typed."""
+    words = words_of(lang)["panel"]
+    return [{"name": name, "label": words[name], "value": typed(spec.default, lang),
+             "low": typed(spec.low, lang), "high": typed(spec.high, lang)}
+            for name, spec in experiment.PARAMETER_GROUPS[kind_of(section)].items()]
+
+
+def answer(section: str, lang: str, typed_values: str) -> str:
+    """``recompute`` for the browser: JSON of {name: the text typed} in, JSON of the result out."""
+    values = {name: read(text, lang) for name, text in json.loads(typed_values).items()}
+    return json.dumps(recompute(section, lang, values), ensure_ascii=False)

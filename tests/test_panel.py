@@ -1,0 +1,125 @@
+"""The "your numbers" panel's Python (panel.py) in CPython: what it gives the page is what the
+section's notebook shows, at the article's values (the saved notebook) and at others (the
+notebook's own cells run with them, as papermill would: tests/test_papermill.py checks one set
+under papermill itself); a value the book refuses gives its one-line message and nothing else;
+a number is read in the edition's notation; and it runs without IPython, as in the browser.
+tests/test_site.py checks the panel on the built page, in Chromium."""
+import ast
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+import experiment
+import panel
+import present
+from test_notebook_code import execute_in_process
+from test_notebooks import ROOT
+from words import edition
+
+PAGES = [(section, lang) for section, langs in panel.PAGES.items() for lang in langs]
+#: Other values, each set in both editions: a faster link (the "more devices, slower" sentence
+#: no longer holds), η ≤ 0.5 (no break-even C: undecided), and every parameter at its low and
+#: at its high end.
+OTHER_VALUES = [
+    {"b_bytes_per_s": 1e12},
+    {"eta": 0.45, "c_ms": 2.5, "q": 9},
+    {name: spec.low for name, spec in experiment.PARAMETER_GROUPS["split"].items()},
+    {name: spec.high for name, spec in experiment.PARAMETER_GROUPS["split"].items()},
+]
+
+
+def table_body(markdown: str) -> list:
+    """The body rows of a Markdown table (as present.Page.table writes it), as cell texts."""
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in markdown.splitlines()[2:]]
+
+
+def label(lang: str) -> str:
+    """The parameter line's label, as present.Page.parameters writes it in Markdown."""
+    words = edition(lang)
+    return f"**{words['words']['parameters']}{words['typography']['colon']}** "
+
+
+@pytest.mark.parametrize("section, lang", PAGES)
+def test_at_the_articles_values_the_panel_gives_what_the_saved_notebook_shows(section, lang):
+    nb = nbformat.read(ROOT / "notebooks" / lang / f"{section}.ipynb", as_version=4)
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
+    saved_glue = {o.metadata["scrapbook"]["name"]:
+                  ast.literal_eval(o.data["application/papermill.record/text/plain"])
+                  for o in outputs if "scrapbook" in o.get("metadata", {})}
+    markdown = [o.data["text/markdown"] for o in outputs if "text/markdown" in o.get("data", {})]
+    page = panel.recompute(section, lang, {})
+    assert page["glued"] == saved_glue
+    assert page["parameters"] == markdown[0].removeprefix(label(lang))
+    assert page["tables"] == [table_body(text) for text in markdown[1:]]
+    assert len(page["figures"]) == sum("image/svg+xml" in o.get("data", {}) for o in outputs)
+    assert page["article_values"] is True
+
+
+@pytest.mark.parametrize("values", OTHER_VALUES, ids=lambda v: ",".join(v)[:40])
+@pytest.mark.parametrize("section, lang", PAGES)
+def test_with_other_values_the_panel_gives_what_the_notebooks_cells_show(section, lang, values,
+                                                                        monkeypatch):
+    shown = []
+    monkeypatch.setattr(present, "display", lambda *objects, **options: shown.extend(objects))
+    monkeypatch.setattr(present.Page, "figure", lambda *args, **kwargs: None)   # not drawn
+    notebook = execute_in_process(ROOT / "notebooks" / lang / f"{section}.ipynb",
+                                  {**values, "edition": lang})["page"]
+    markdown = [shown_object.data for shown_object in shown if hasattr(shown_object, "data")]
+    page = panel.recompute(section, lang, values)
+    assert page["glued"] == {key: getattr(notebook.glued, key) for key in dir(notebook.glued)}
+    assert page["parameters"] == markdown[0].removeprefix(label(lang))
+    assert page["tables"] == [table_body(text) for text in markdown[1:]]
+    assert page["article_values"] is False
+
+
+def test_the_values_do_reach_the_verdicts():
+    """Not vacuous: a faster link marks the sentence it overturns (by hand: at C = 1 ms,
+    H = 4 × (0.03 + 0.002) = 0.128 ms, T₂ = 0.8 + 1/1.6 + 0.128 = 1.553 ms, T₁/T₂ = 1.16)."""
+    glued = panel.recompute("split-04-break-even", "es", {"b_bytes_per_s": 1e12})["glued"]
+    assert "= 1,16, no < 1" in glued["verdict_small_c_more_devices_slower"]
+    assert glued["small_c_two_ms"] == "1,553"
+
+
+@pytest.mark.parametrize("values, name", [({"c_ms": -1}, "c_ms"), ({"q": 2.5}, "q"),
+                                          ({"eta": "0,9"}, "eta"), ({"s_ms": float("nan")}, "s_ms")])
+def test_a_refused_value_gives_only_the_books_one_line_message(values, name):
+    page = panel.recompute("split-04-break-even", "es", values)
+    with pytest.raises((TypeError, ValueError)) as refusal:
+        experiment.validate(values)
+    assert page == {"error": str(refusal.value)}
+    assert page["error"].startswith(f"{name} must be ") and "\n" not in page["error"]
+
+
+@pytest.mark.parametrize("text, lang, value", [
+    ("2,5", "es", 2.5), ("2\u202f000\u202f000", "es", 2_000_000), ("2 000 000", "es", 2_000_000),
+    ("1e12", "es", 1e12), ("2,5e9", "es", 2.5e9), ("4", "es", 4), ("0.8", "en", 0.8),
+    ("1,000,000", "en", 1_000_000), ("2.000.000", "it", 2_000_000),
+    # a mark where the edition has none stays in the text, which the book then refuses
+    ("2,5", "en", "2,5"), ("12,00", "en", "12,00"), ("abc", "es", "abc"), ("", "es", "")])
+def test_a_number_is_read_in_the_editions_notation(text, lang, value):
+    read = panel.read(text, lang)
+    assert read == value and type(read) is type(value)
+
+
+@pytest.mark.parametrize("section, lang", PAGES)
+def test_each_field_shows_the_articles_value_which_reads_back_as_it(section, lang):
+    fields = panel.fields(section, lang)
+    specs = experiment.PARAMETER_GROUPS[panel.kind_of(section)]
+    assert [f["name"] for f in fields] == list(specs)
+    for field in fields:
+        assert panel.read(field["value"], lang) == specs[field["name"]].default
+        assert field["label"] == edition(lang)["panel"][field["name"]]
+    assert panel.answer(section, lang, "{}") == panel.answer(
+        section, lang, "{" + ", ".join(f'"{f["name"]}": "{f["value"]}"' for f in fields) + "}")
+
+
+def test_the_panel_runs_without_ipython():
+    """The browser has no IPython: panel.py (and present.py, which it imports) run without it."""
+    code = ("import sys; sys.modules['IPython'] = None\n"
+            "import panel\n"
+            "print(panel.recompute('split-04-break-even', 'es', {})['glued']['eta'])")
+    ran = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert ran.returncode == 0 and ran.stdout == "0,8\n", ran.stderr[-2000:]
