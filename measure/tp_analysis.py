@@ -176,3 +176,59 @@ def figure_data(record: dict) -> dict:
     keys = ("hidden", "ratio", "predicted_ratio", "calc_ms", "predicted_calc_ms", "comm_ms",
             "predicted_comm_ms")
     return {key: [row[key] for row in rows] for key in keys}
+
+
+# ---- one GPU: the compute of one rank's share (measure.tp_gpu_probe) ------------------------
+
+GPU_PROBE, GPU_PROBE_SCHEMA = "tp-gpu-probe-h200", "measure-tp-gpu-probe/1"
+GPU_PROBE_ROW = ("hidden", "degree", "median_ms", "p10_ms", "p90_ms", "n", "samples_ms",
+                 "collectives")
+
+
+def check_gpu_probe(record: dict) -> dict:
+    """The one-GPU tensor-parallel probe's record, or a ValueError naming its first missing or
+    malformed field: the environment (with the GPU's fields on a GPU), the protocol, and a
+    row per (width, degree) of the plan, each with its timing summary and its collectives.
+    Every number finite."""
+    need = analysis.needing("tensor-parallel GPU probe record")
+    if need(record, "schema", "record") != GPU_PROBE_SCHEMA:
+        raise ValueError(f"tensor-parallel GPU probe record: schema must be "
+                         f"{GPU_PROBE_SCHEMA!r}; got {record['schema']!r}")
+    environment = need(record, "environment", "record")
+    if need(environment, "device", "environment") == "cuda":
+        for key in analysis.GPU_KEYS:
+            need(need(environment, "gpu", "environment"), key, "environment.gpu")
+    protocol = need(record, "protocol", "record")
+    for key in ("batch", "seq_len", "hidden", "degrees", "dtype", "bytes_per_value", "heads"):
+        need(protocol, key, "protocol")
+    rows = need(record, "rows", "record")
+    for index, row in enumerate(rows):
+        for key in GPU_PROBE_ROW:
+            need(row, key, f"rows[{index}]")
+    taken = {(row["hidden"], row["degree"]) for row in rows}
+    wanted = {(h, t) for h in protocol["hidden"] for t in protocol["degrees"]}
+    if taken != wanted or 1 not in protocol["degrees"]:
+        raise ValueError("tensor-parallel GPU probe record: rows must be one per (hidden, "
+                         "degree) of the protocol, degree 1 (the whole layer) included")
+    return analysis.strict(record, "tensor-parallel GPU probe record")
+
+
+def load_gpu_probe(name: str = GPU_PROBE, directory: pathlib.Path = analysis.RECORDS) -> dict:
+    """The one-GPU tensor-parallel probe's record by name or path, checked."""
+    return analysis.load(name, directory, check=check_gpu_probe)
+
+
+def share_rows(record: dict) -> list:
+    """Per (width, degree): T(t) in ms, the whole layer's FLOP rate 72·b·s·h²/T(1) (the
+    article's FLOPs of the weight matrices, forward and backward), and the compute efficiency
+    of one rank's share, E_calc = T(1)/(t·T(t)) (1 where a share takes 1/t of the time)."""
+    protocol = record["protocol"]
+    tokens = protocol["batch"] * protocol["seq_len"]
+    whole = {row["hidden"]: row["median_ms"] for row in record["rows"] if row["degree"] == 1}
+    return [{"hidden": row["hidden"], "degree": row["degree"], "ms": row["median_ms"],
+             "flops_per_s": 72 * tokens * row["hidden"] ** 2 / (whole[row["hidden"]] / 1e3),
+             "efficiency": whole[row["hidden"]] / (row["degree"] * row["median_ms"]),
+             "all_reduces": sum(c["count"] for c in row["collectives"]
+                                if c["kind"] == "all_reduce"),
+             "message_bytes": max((c["in_bytes"] for c in row["collectives"]), default=0)}
+            for row in record["rows"]]

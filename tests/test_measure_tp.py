@@ -276,3 +276,66 @@ def test_the_counted_section_shows_another_records_number_of_ranks(lang, tmp_pat
     assert (glued.tpm_ranks, glued.tpm_threads, glued.tpm_split_threads) == ("4", "2", "8")
     prose = (ROOT / "sections" / "tp-13-counted" / f"{lang}.md").read_text(encoding="utf-8")
     assert "T(2)" not in prose
+
+
+# ---- one rank's share on one device (measure.tp_gpu_probe) ---------------------------------
+
+SMALL_PLAN = {"batch": 1, "seq_len": 16, "hidden": [64], "degrees": [1, 2, 4], "warmup": 1,
+              "repeats": 2, "dtype": "float32"}
+
+
+def test_the_share_probe_times_each_degree_and_counts_what_the_share_issues(tmp_path):
+    """The probe's pure parts on this CPU with a small plan: a row per (h, t), the whole layer
+    (t = 1) issuing nothing and each share the article's 4 all-reduces of b·s·h·d bytes (by
+    hand: 1·16·64·4 = 4096), E_calc(1) = 1 and E_calc(t) = T(1)/(t·T(t)) from the medians."""
+    need_torch()
+    from measure import tp_gpu_probe
+    path = tmp_path / "probe.json"
+    tp_gpu_probe.main(["--out", str(path)], plan=SMALL_PLAN, device="cpu")
+    record = tp_analysis.load_gpu_probe(str(path))
+    assert record["environment"]["device"] == "cpu" and record["protocol"]["bytes_per_value"] == 4
+    rows = {(r["hidden"], r["degree"]): r for r in tp_analysis.share_rows(record)}
+    assert set(rows) == {(64, 1), (64, 2), (64, 4)}
+    assert (rows[64, 1]["all_reduces"], rows[64, 1]["efficiency"]) == (0, 1.0)
+    for t in (2, 4):
+        assert (rows[64, t]["all_reduces"], rows[64, t]["message_bytes"]) == (4, 4096)
+        assert rows[64, t]["efficiency"] == pytest.approx(rows[64, 1]["ms"] / (t * rows[64, t]["ms"]))
+
+
+def test_a_malformed_share_probe_record_is_refused_by_its_field():
+    record = tp_analysis.load_gpu_probe()
+    broken = copy.deepcopy(record)
+    del broken["environment"]["gpu"]["driver_version"]
+    with pytest.raises(ValueError, match=r"environment\.gpu\.driver_version is missing"):
+        tp_analysis.check_gpu_probe(broken)
+    broken = copy.deepcopy(record)
+    broken["rows"] = [row for row in broken["rows"] if row["degree"] != 1]
+    with pytest.raises(ValueError, match="degree 1"):
+        tp_analysis.check_gpu_probe(broken)
+    broken = copy.deepcopy(record)
+    del broken["rows"][0]["median_ms"]
+    with pytest.raises(ValueError, match=r"rows\[0\]\.median_ms is missing"):
+        tp_analysis.check_gpu_probe(broken)
+
+
+def test_what_tp13_says_of_one_ranks_share_on_the_h200_holds():
+    """The sentences of tp-13's one-GPU section, from the committed record: every share issued
+    the article's 4 all-reduces of b·s·h·d bytes with d = 2 in BF16 (by hand from the plan);
+    at the largest width a share's time falls as t grows, and its efficiency T(1)/(t·T(t)) is
+    lower at the largest t than at t = 2 and below 1; at the smallest width no share is faster
+    than the whole layer."""
+    record = tp_analysis.load_gpu_probe()
+    protocol = record["protocol"]
+    assert (protocol["dtype"], protocol["bytes_per_value"]) == ("bfloat16", 2)
+    tokens = protocol["batch"] * protocol["seq_len"]
+    rows = tp_analysis.share_rows(record)
+    for row in rows:
+        if row["degree"] > 1:
+            assert (row["all_reduces"], row["message_bytes"]) == (4, tokens * row["hidden"] * 2)
+    at = {(row["hidden"], row["degree"]): row for row in rows}
+    widest, narrowest = max(protocol["hidden"]), min(protocol["hidden"])
+    degrees = sorted(protocol["degrees"])
+    times = [at[widest, t]["ms"] for t in degrees]
+    assert times == sorted(times, reverse=True)
+    assert at[widest, degrees[-1]]["efficiency"] < at[widest, 2]["efficiency"] < 1
+    assert min(at[narrowest, t]["ms"] for t in degrees[1:]) > at[narrowest, 1]["ms"]

@@ -71,6 +71,24 @@ gpu = h100["bf16"] * 1e12 * page.results["tensor_parallel"]["precision"]["bf16_b
     links["nvlink_gb_per_s"] * 1e9)
 here = peak["flops_per_s"] * protocol["bytes_per_value"] / peak["bandwidth_bytes_per_s"]
 page.glue("tpm_gpu_factor", gpu / here, 0)
+# One rank's share of the layer on one GPU (measure.tp_gpu_probe): the same for every record shown.
+gpu_probe = tp_analysis.load_gpu_probe()
+shares = tp_analysis.share_rows(gpu_probe)
+widths, degrees = gpu_probe["protocol"]["hidden"], gpu_probe["protocol"]["degrees"]
+at = {(row["hidden"], row["degree"]): row for row in shares}
+page.glue("tpg_gpu_name", gpu_probe["environment"]["device_name"])
+page.glue("tpg_measured_on", page.date(gpu_probe["environment"]["date"][:10]))
+page.glue("tpg_tokens", gpu_probe["protocol"]["batch"] * gpu_probe["protocol"]["seq_len"])
+page.glue("tpg_bytes_per_value", gpu_probe["protocol"]["bytes_per_value"])
+page.glue("tpg_all_reduces", {row["all_reduces"] for row in shares if row["degree"] > 1}.pop())
+page.glue("tpg_h_min", min(widths))
+page.glue("tpg_h_max", max(widths))
+page.glue("tpg_t_max", max(degrees))
+page.glue("tpg_tflops_last", at[max(widths), 1]["flops_per_s"] / 1e12, 0)
+page.glue("tpg_efficiency_2_last", at[max(widths), 2]["efficiency"], 2)
+page.glue("tpg_efficiency_max_last", at[max(widths), max(degrees)]["efficiency"], 2)
+page.glue("tpg_whole_first_ms", at[min(widths), 1]["ms"], 1)
+page.glue("tpg_share_first_ms", min(at[min(widths), t]["ms"] for t in degrees if t > 1), 1)
 
 # %% table-counts
 by_step = {}   # (pass, module) → {plan: "kind: bytes in → bytes out"}, in the order issued
@@ -97,3 +115,8 @@ page.table(["h", "R", "t·P·d/(18·h·B)", f"T(1)/T({t})", f"T(1), {t}× thread
 
 # %% figure-tp-measured
 page.figure(figure_tp_measured, tp_analysis.figure_data(record))
+
+# %% table-gpu-shares
+page.table(["h", "t", "T(t) (ms)", "T(1)/(t·T(t))"],
+           [[row["hidden"], row["degree"], page.cell(row["ms"], 2), page.cell(row["efficiency"], 2)]
+            for row in shares])
