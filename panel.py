@@ -13,21 +13,45 @@ as drawn for the article's values.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import pathlib
 import re
 
 import experiment
 from model.units import readable
-from present import Page, typography
+from present import RESULT_PART, Page, typography
+from words import LANGUAGES
 from words import edition as words_of
 
 ROOT = pathlib.Path(__file__).resolve().parent
-#: The sections that show the panel, and in which editions (issue 19's first step: one section,
-#: in English and in Spanish, whose decimal mark is a comma).
-PAGES = {"split-04-break-even": ("en", "es")}
 #: A code.py's first cell: the kind of its notebook's head (tools/notebooks.py writes the head).
 HEAD = re.compile(r"^# %% parameters: (\w+)$", re.M)
+#: Where a code.py's next cell starts.
+CELL = re.compile(r"^# %% ", re.M)
+
+
+#: Article sections without the panel, and why.
+WITHOUT_PANEL = {"split-11-reproducibility": "it shows the reader's own Python and matplotlib "
+                                             "versions, and reruns the article's values on purpose"}
+
+
+def article_sections(root: pathlib.Path = ROOT) -> dict:
+    """The sections that show the panel, each in every edition: those of the three articles,
+    whose notebooks take the article's parameters (not the measured pages, which show a
+    record, nor the ledgers), less WITHOUT_PANEL. In the browser, the sections whose code.py
+    the site carries."""
+    found = {}
+    for code in sorted((root / "sections").glob("*/code.py")):
+        head = HEAD.search(code.read_text(encoding="utf-8"))
+        if head and head[1] in experiment.PARAMETER_GROUPS and \
+                code.parent.name not in WITHOUT_PANEL:
+            found[code.parent.name] = tuple(LANGUAGES)
+    return found
+
+
+PAGES = article_sections()
 
 
 class Kept(Page):
@@ -78,6 +102,7 @@ def recompute(section: str, lang: str, values: dict) -> dict:
     - ``tables``: each table's body, as rows of cell texts;
     - ``parameters``: the parameter line after its label ("S = 0.8 ms · C = 12 ms · …");
     - ``figures``: the names of the figures, drawn for the article's values;
+    - ``printed``: what each cell that prints printed, in order (as the page's text outputs);
     - ``article_values``: whether the values are the article's own.
 
     A value that ``experiment.validate`` refuses gives ``{"error": its one-line message}``."""
@@ -90,11 +115,20 @@ def recompute(section: str, lang: str, values: dict) -> dict:
     # the setup cell (tools/notebooks.py writes it), then the section's own cells
     page.parameters(HEAD.search(code)[1])
     page.mark_verdicts(experiment.verdicts(section, r))
-    exec(compile(code, f"sections/{section}/code.py", "exec"),
-         {"experiment": experiment, "figures": Figures(), "r": r, "page": page, "g": page.glued})
+    kind = HEAD.search(code)[1]
+    names = {"experiment": experiment, "figures": Figures(), "r": r, "page": page, "g": page.glued}
+    if kind in RESULT_PART:                 # tp = r["tensor_parallel"], as the setup cell has it
+        names[RESULT_PART[kind][0]] = r[RESULT_PART[kind][1]]
+    printed = []
+    for cell in CELL.split(code)[1:]:          # cell by cell, as the notebook runs them
+        output = io.StringIO()
+        with contextlib.redirect_stdout(output):
+            exec(compile("# %% " + cell, f"sections/{section}/code.py", "exec"), names)
+        if output.getvalue():
+            printed.append(output.getvalue())
     return {"glued": {key: str(getattr(page.glued, key)) for key in dir(page.glued)},
             "tables": page.tables, "parameters": page.parameter_line, "figures": page.figures,
-            "article_values": r["parameters"] == experiment.validate({})}
+            "printed": printed, "article_values": r["parameters"] == experiment.validate({})}
 
 
 def read(text: str, lang: str):

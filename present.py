@@ -15,6 +15,10 @@ from words import edition as words_of
 
 #: The prefix MyST-NB's glue gives the MIME types of a value it saves without showing it.
 GLUE_PREFIX = "application/papermill.record/"
+#: The name a section's code gives its article's part of the results, per kind of notebook
+#: (``tp = r["tensor_parallel"]``): written into the setup cell by tools/notebooks.py, and given
+#: to the section's code by panel.py.
+RESULT_PART = {"tp": ("tp", "tensor_parallel"), "theory": ("th", "parallel_theory")}
 
 
 # IPython is imported where a notebook shows something, not with this module: the "your numbers"

@@ -16,18 +16,28 @@ import panel
 import present
 from test_notebook_code import execute_in_process
 from test_notebooks import ROOT
-from words import edition
+from words import LANGUAGES, edition
 
 PAGES = [(section, lang) for section, langs in panel.PAGES.items() for lang in langs]
-#: Other values, each set in both editions: a faster link (the "more devices, slower" sentence
-#: no longer holds), η ≤ 0.5 (no break-even C: undecided), and every parameter at its low and
-#: at its high end.
-OTHER_VALUES = [
-    {"b_bytes_per_s": 1e12},
-    {"eta": 0.45, "c_ms": 2.5, "q": 9},
-    {name: spec.low for name, spec in experiment.PARAMETER_GROUPS["split"].items()},
-    {name: spec.high for name, spec in experiment.PARAMETER_GROUPS["split"].items()},
-]
+
+
+def other_values(kind: str) -> list:
+    """Other values for a section of ``kind``: one that moves a verdict or a threshold, and every
+    parameter of the article at its low and at its high end. For article 1: a faster link (the
+    "more devices, slower" sentence no longer holds) and η ≤ 0.5 (no break-even C: undecided)."""
+    group = experiment.PARAMETER_GROUPS[kind]
+    moved = {"split": [{"b_bytes_per_s": 1e12}, {"eta": 0.45, "c_ms": 2.5, "q": 9}],
+             "tp": [{"tp_bandwidth_bytes_per_s": 2.5e10, "tp_hidden": 1024}],
+             "theory": [{"th_serial_fraction": 0.01, "th_devices": 64}]}[kind]
+    return moved + [{name: spec.low for name, spec in group.items()},
+                    {name: spec.high for name, spec in group.items()}]
+
+
+#: Each section once with each of its other values, in one edition, the editions in turn: every
+#: section, every edition and every kind of value is met without running all of their products.
+OTHER = [(section, LANGUAGES[index % len(LANGUAGES)], values)
+         for index, section in enumerate(panel.PAGES)
+         for values in other_values(panel.kind_of(section))]
 
 
 def table_body(markdown: str) -> list:
@@ -55,11 +65,12 @@ def test_at_the_articles_values_the_panel_gives_what_the_saved_notebook_shows(se
     assert page["parameters"] == markdown[0].removeprefix(label(lang))
     assert page["tables"] == [table_body(text) for text in markdown[1:]]
     assert len(page["figures"]) == sum("image/svg+xml" in o.get("data", {}) for o in outputs)
+    assert page["printed"] == [o.text for o in outputs if o.output_type == "stream"]
     assert page["article_values"] is True
 
 
-@pytest.mark.parametrize("values", OTHER_VALUES, ids=lambda v: ",".join(v)[:40])
-@pytest.mark.parametrize("section, lang", PAGES)
+@pytest.mark.parametrize("section, lang, values", OTHER,
+                         ids=[f"{s}-{lang}-{','.join(v)[:30]}" for s, lang, v in OTHER])
 def test_with_other_values_the_panel_gives_what_the_notebooks_cells_show(section, lang, values,
                                                                         monkeypatch):
     shown = []
@@ -116,10 +127,24 @@ def test_each_field_shows_the_articles_value_which_reads_back_as_it(section, lan
         section, lang, "{" + ", ".join(f'"{f["name"]}": "{f["value"]}"' for f in fields) + "}")
 
 
-def test_the_panel_runs_without_ipython():
-    """The browser has no IPython: panel.py (and present.py, which it imports) run without it."""
-    code = ("import sys; sys.modules['IPython'] = None\n"
+def test_the_panel_runs_without_ipython_numpy_or_matplotlib():
+    """The browser has none of them: panel.py (and present.py, which it imports) recompute every
+    page of the panel without them (a section that imports one is in panel.WITHOUT_PANEL)."""
+    code = ("import sys\n"
+            "for name in ('IPython', 'numpy', 'matplotlib'): sys.modules[name] = None\n"
             "import panel\n"
+            "for section, langs in panel.PAGES.items(): panel.recompute(section, langs[0], {})\n"
             "print(panel.recompute('split-04-break-even', 'es', {})['glued']['eta'])")
     ran = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert ran.returncode == 0 and ran.stdout == "0,8\n", ran.stderr[-2000:]
+
+
+def test_every_article_section_has_the_panel_in_every_edition_or_a_reason():
+    """Deliver 1: the sections of the three articles, all but those panel.WITHOUT_PANEL names
+    with a reason, in the four editions; never a measured page or a ledger."""
+    sections = {path.parent.name for path in (ROOT / "sections").glob("*/code.py")}
+    articles = {name for name in sections if name.split("-")[0] in ("split", "tp", "theory")}
+    measured = {"split-08-executed", "tp-13-counted"}
+    assert set(panel.PAGES) == articles - measured - set(panel.WITHOUT_PANEL)
+    assert all(langs == tuple(LANGUAGES) for langs in panel.PAGES.values())
+    assert all(reason for reason in panel.WITHOUT_PANEL.values())

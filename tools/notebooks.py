@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 import atomic  # noqa: E402
 import experiment  # noqa: E402
 from measure import analysis, tp_analysis  # noqa: E402
-from present import LANGUAGES  # noqa: E402
+from present import LANGUAGES, RESULT_PART  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 CELL = re.compile(r"^# %% (?P<name>[\w-]+)(?::\s*(?P<kind>\w+))?(?: \[(?P<tags>[\w, -]*)\])?\s*$")
@@ -97,8 +97,6 @@ SETUP = {
                 "page = Page(experiment.run(), edition)"],
     "ledger": ["page = Page(experiment.run(), edition)"],
 }
-#: The name each article's setup gives its part of the results.
-RESULT_PART = {"tp": 'tp = r["tensor_parallel"]', "theory": 'th = r["parallel_theory"]'}
 LINE_WIDTH = 99
 
 
@@ -177,7 +175,7 @@ def head(kind: str, lang: str, draws: bool = False, cites: tuple = (), section: 
              if kind in experiment.PARAMETER_GROUPS else json.dumps([*values, "edition"]))
     if kind in experiment.PARAMETER_GROUPS:
         body = [call("r = experiment.run", [f"{name}={name}" for name in values])]
-        body += [RESULT_PART[kind]] if kind in RESULT_PART else []
+        body += [f'{RESULT_PART[kind][0]} = r["{RESULT_PART[kind][1]}"]'] if kind in RESULT_PART else []
         body += ["page = Page(r, edition)", f'page.parameters("{kind}")']
         if experiment.verdicts(section, experiment.run()):
             body += ["# a sentence that these values overturn is marked where it stands",

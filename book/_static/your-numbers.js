@@ -24,7 +24,8 @@ const python = (async () => {
   return (typed) => JSON.parse(answer(panel.dataset.section, panel.dataset.lang, JSON.stringify(typed)));
 })();
 
-// Write a recomputed page: the glued values by key, the tables' cells, the parameter line.
+// Write a recomputed page: the glued values by key, the tables' cells, what the cells printed,
+// the parameter line.
 function show(page) {
   for (const [key, text] of Object.entries(page.glued)) {
     for (const element of article.querySelectorAll(`[data-key="${key}"]`)) element.textContent = text;
@@ -34,6 +35,8 @@ function show(page) {
     const cell = tables[t].tBodies[0].rows[r].cells[c];
     (cell.querySelector("p") || cell).textContent = text;
   })));
+  const streams = article.querySelectorAll(".cell_output .output.stream pre");
+  page.printed.forEach((text, index) => { streams[index].textContent = text; });
   const label = article.querySelector(".cell_output > p > strong:first-child");
   label.parentElement.lastChild.textContent = " " + page.parameters;
   for (const output of article.querySelectorAll(".cell_output:has(> img)")) {
