@@ -166,3 +166,23 @@ def answer(section: str, lang: str, typed_values: str) -> str:
     """``recompute`` for the browser: JSON of {name: the text typed} in, JSON of the result out."""
     values = {name: read(text, lang) for name, text in json.loads(typed_values).items()}
     return json.dumps(recompute(section, lang, values), ensure_ascii=False)
+
+
+def from_link(lang: str, linked: str) -> str:
+    """The fields' texts for the values a link carries: JSON of {name: the value as the URL
+    writes it, in the book's own notation (2.5, 1e12)} in, JSON of {name: the same value as a
+    reader of ``lang`` types it (2,5)} out. A text that is no number stays as it is, so that
+    ``experiment.validate`` refuses it by name."""
+    values = {name: read(text, "en") for name, text in json.loads(linked).items()}
+    return json.dumps({name: typed(value, lang) if isinstance(value, (int, float)) else value
+                       for name, value in values.items()}, ensure_ascii=False)
+
+
+def to_link(section: str, lang: str, typed_values: str) -> str:
+    """What the page's URL carries for the fields' texts (JSON of {name: text typed in
+    ``lang``}): JSON of {name: value in the book's own notation} for each value that is not the
+    article's, so that the article's values give a bare URL."""
+    specs = experiment.PARAMETER_GROUPS[kind_of(section)]
+    values = {name: read(text, lang) for name, text in json.loads(typed_values).items()}
+    return json.dumps({name: readable(value) for name, value in values.items()
+                       if name in specs and value != specs[name].default})

@@ -5,6 +5,7 @@ under papermill itself); a value the book refuses gives its one-line message and
 a number is read in the edition's notation; and it runs without IPython, as in the browser.
 tests/test_site.py checks the panel on the built page, in Chromium."""
 import ast
+import json
 import subprocess
 import sys
 
@@ -148,3 +149,19 @@ def test_every_article_section_has_the_panel_in_every_edition_or_a_reason():
     assert set(panel.PAGES) == articles - measured - set(panel.WITHOUT_PANEL)
     assert all(langs == tuple(LANGUAGES) for langs in panel.PAGES.values())
     assert all(reason for reason in panel.WITHOUT_PANEL.values())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_link_carries_the_values_in_the_books_notation_and_back(lang):
+    """Deliver 5: the URL holds the values that are not the article's, in the book's own
+    notation (2.5, 1e12) whatever the edition; a link fills the fields in the edition's notation
+    (2,5 in es and it) and gives back the same query; the article's values give a bare URL; a
+    text that is no number stays as it is, for validate() to refuse by name."""
+    linked = {"c_ms": "2.5", "b_bytes_per_s": "1e12", "q": "8"}
+    typed = json.loads(panel.from_link(lang, json.dumps(linked)))
+    comma = edition(lang)["typography"]["decimal_mark"] == ","
+    assert typed == {"c_ms": "2,5" if comma else "2.5", "b_bytes_per_s": "1e12", "q": "8"}
+    assert json.loads(panel.to_link("split-04-break-even", lang, json.dumps(typed))) == linked
+    article = {f["name"]: f["value"] for f in panel.fields("split-04-break-even", lang)}
+    assert json.loads(panel.to_link("split-04-break-even", lang, json.dumps(article))) == {}
+    assert json.loads(panel.from_link(lang, json.dumps({"eta": "lots"}))) == {"eta": "lots"}

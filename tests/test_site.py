@@ -617,6 +617,11 @@ def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, path):
     # for each look started a renderer process each time, about a second of CPU).
     cut_reader, whole_reader = Reader(browser, site, PHONE), Reader(browser, site, PHONE)
     whole_reader.page.route("**/*.css*", whole_sheet)
+    # Opening the "your numbers" panel starts Pyodide, which rewrites the page some seconds
+    # later, at another moment in each tab: its script is held back, and its form compared as
+    # the page serves it.
+    for reader in (cut_reader, whole_reader):
+        reader.page.route("**/your-numbers.js", lambda route: route.abort())
     try:
         for viewport, dark in ((PHONE, False), (DESKTOP, False), (PHONE, True)):
             for reader in (cut_reader, whole_reader):
@@ -860,6 +865,48 @@ def test_the_panel_recomputes_a_page_of_articles_2_and_3(site, browser, section,
             {key: theirs["glued"][key] for key in glued}
         assert read == panel_page(lang, theirs, said["recomputed"])
         assert [u for u in requests if not u.startswith(site + "/")] == []
+        assert not reader.external and not reader.errors and not reader.broken, \
+            reader.external + reader.errors + reader.broken
+    finally:
+        reader.close()
+
+
+def test_a_link_opens_the_panel_with_its_values_and_the_switcher_carries_them(site, browser):
+    """Deliver 5: a link with values (?c_ms=2.5&b_bytes_per_s=1e12) opens the Spanish page with
+    the panel open, its fields in the edition's notation (2,5) and the page recomputed for them;
+    the language switcher takes them to the English page, recomputed there in its notation; "the
+    article's values" clears them from the address."""
+    import panel
+
+    if not (HTML / "_pyodide" / "book.zip").is_file():
+        if os.environ.get("AUDIT_REQUIRED"):
+            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
+        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    section, query = "split-04-break-even", "?c_ms=2.5&b_bytes_per_s=1e12"
+    reader = Reader(browser, site, PHONE)
+    try:
+        for lang, arrive in (("es", lambda page: page.goto(
+                f"{site}/es/notebooks/es/{section}.html{query}")),
+                             ("en", lambda page: page.locator(
+                                 ".language-switcher a[hreflang=en]").first.click())):
+            page = reader.page
+            arrive(page)
+            said = words.edition(lang)["panel"]
+            page.wait_for_function("s => document.querySelector('.your-numbers-status')"
+                                   "?.textContent === s", arg=said["recomputed"], timeout=180000)
+            assert page.evaluate("() => document.querySelector('details.your-numbers').open")
+            typed = json.loads(panel.from_link(lang, json.dumps({"c_ms": "2.5",
+                                                                 "b_bytes_per_s": "1e12"})))
+            assert page.input_value("#your-numbers-c_ms") == typed["c_ms"]
+            theirs = json.loads(panel.answer(section, lang, json.dumps(typed)))
+            glued = page.evaluate(PANEL_PAGE)["glued"]
+            assert {key: t[0] for key, t in glued.items()} == \
+                {key: theirs["glued"][key] for key in glued}
+            assert page.url.endswith(f"/{lang}/notebooks/{lang}/{section}.html{query}")
+        page.locator(".your-numbers-buttons button[type=reset]").click()
+        page.wait_for_function("s => document.querySelector('.your-numbers-status').textContent"
+                               " === s", arg=words.edition("en")["panel"]["article_values"])
+        assert page.url.endswith(f"/en/notebooks/en/{section}.html")
         assert not reader.external and not reader.errors and not reader.broken, \
             reader.external + reader.errors + reader.broken
     finally:

@@ -4,8 +4,9 @@ pages panel.PAGES names, in the edition's words.
 The panel is a ``<details>`` form: one labelled field per parameter of the section's article
 (panel.fields: the edition's label and unit, the article's value, the range), a button that
 recomputes and one that goes back to the article's values, and a status line that screen
-readers announce. A one-line module script imports book/_static/your-numbers.js when the reader
-first opens it; nothing else is loaded before. That script starts Pyodide from the site's
+readers announce. A small module script imports book/_static/your-numbers.js when the reader
+first opens it (at once, where the page's address carries values of its fields: a shared link);
+nothing else is loaded before. That script starts Pyodide from the site's
 _pyodide/ folder, which tools/build_book.py fills (one folder for the four editions, beside
 them) and names in ``html_context["your_numbers"]``; without it (no npm, no Pyodide) no page
 shows the panel.
@@ -30,8 +31,10 @@ from words import edition as words_of  # noqa: E402
 SCRIPT_WORDS = ("loading", "recomputed", "article_values", "drawn_for_article", "unavailable")
 #: What loads the panel's script when the reader first opens it.
 LOADER = ('<script type="module">const panel = document.querySelector("details.your-numbers");\n'
-          'panel.addEventListener("toggle", () => import(panel.dataset.script), {once: true});'
-          "</script>")
+          'panel.addEventListener("toggle", () => import(panel.dataset.script), {once: true});\n'
+          "const names = [...panel.querySelectorAll('input[name]')].map((input) => input.name);\n"
+          "if ([...new URLSearchParams(location.search).keys()].some((n) => names.includes(n)))"
+          " panel.open = true;</script>")
 
 
 def form(section: str, lang: str, depth: int) -> str:

@@ -5,6 +5,8 @@
 // page shows, in the edition's notation, and are written where the page shows them. No number is
 // computed or formatted here. A value the book refuses shows its one-line message, and nothing
 // else changes. The figures, drawn for the article's values, are dimmed while the values differ.
+// The values that are not the article's live in the page's address (?c_ms=1), so that a link
+// opens the page with them; a link that carries some opens the panel at once.
 const panel = document.querySelector("details.your-numbers");
 const form = panel.querySelector("form");
 const status = panel.querySelector(".your-numbers-status");
@@ -20,9 +22,27 @@ const python = (async () => {
   const modules = await fetch(new URL("book.zip", base));
   pyodide.unpackArchive(await modules.arrayBuffer(), "zip", { extractDir: "/book" });
   pyodide.runPython("import sys; sys.path.insert(0, '/book')");
-  const answer = pyodide.pyimport("panel").answer;
-  return (typed) => JSON.parse(answer(panel.dataset.section, panel.dataset.lang, JSON.stringify(typed)));
+  const module = pyodide.pyimport("panel");
+  const { section, lang } = panel.dataset;
+  return {
+    answer: (typed) => JSON.parse(module.answer(section, lang, JSON.stringify(typed))),
+    fromLink: (linked) => JSON.parse(module.from_link(lang, JSON.stringify(linked))),
+    toLink: (typed) => JSON.parse(module.to_link(section, lang, JSON.stringify(typed))),
+  };
 })();
+
+// The form's values, as typed, by name.
+const typedValues = () =>
+  Object.fromEntries([...form.elements].filter((e) => e.name).map((e) => [e.name, e.value]));
+
+// The page's address with ``values`` ({name: value in the book's notation}) as its query: a link
+// that opens this page with them (the language switcher carries it to the other editions).
+function link(values) {
+  const url = new URL(window.location.href);
+  for (const element of form.elements) if (element.name) url.searchParams.delete(element.name);
+  for (const [name, value] of Object.entries(values)) url.searchParams.set(name, value);
+  window.history.replaceState(null, "", url);
+}
 
 // Write a recomputed page: the glued values by key, the tables' cells, what the cells printed,
 // the parameter line.
@@ -54,10 +74,10 @@ function show(page) {
 }
 
 async function recompute() {
-  let page;
+  let page, book;
   try {
-    const answer = await python;
-    page = answer(Object.fromEntries([...form.elements].filter((e) => e.name).map((e) => [e.name, e.value])));
+    book = await python;
+    page = book.answer(typedValues());
   } catch (error) {   // Pyodide did not start (an old browser, a file missing): say so, briefly
     status.textContent = words.unavailable.replace("{error}", String(error).trim().split("\n").pop());
     return;
@@ -69,10 +89,26 @@ async function recompute() {
     return;
   }
   show(page);
+  link(book.toLink(typedValues()));
   status.textContent = page.article_values ? words.article_values : words.recomputed;
+}
+
+// Values the page's address carries (a shared link, or another edition's switcher) fill the form
+// in this edition's notation first.
+async function start() {
+  const linked = Object.fromEntries([...new URLSearchParams(window.location.search)]
+    .filter(([name]) => form.elements[name]));
+  if (Object.keys(linked).length) {
+    try {
+      for (const [name, text] of Object.entries((await python).fromLink(linked))) {
+        form.elements[name].value = text;
+      }
+    } catch (error) { /* recompute() says that the book's Python could not start */ }
+  }
+  recompute();
 }
 
 form.addEventListener("submit", (event) => { event.preventDefault(); recompute(); });
 form.addEventListener("change", recompute);
 form.addEventListener("reset", () => setTimeout(recompute));   // after the fields are reset
-recompute();
+start();
