@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import pathlib
 import re
 
@@ -105,12 +106,12 @@ def recompute(section: str, lang: str, values: dict) -> dict:
     - ``printed``: what each cell that prints printed, in order (as the page's text outputs);
     - ``article_values``: whether the values are the article's own.
 
-    A value that ``experiment.validate`` refuses gives ``{"error": its one-line message}``."""
+    A value that ``experiment.validate`` refuses gives ``refused``'s one line instead."""
     code = code_of(section)
     try:
         r = experiment.run(**values)
     except (TypeError, ValueError) as refusal:
-        return {"error": str(refusal)}
+        return refused(lang, values, refusal)
     page = Kept(r, lang)
     # the setup cell (tools/notebooks.py writes it), then the section's own cells
     page.parameters(HEAD.search(code)[1])
@@ -129,6 +130,28 @@ def recompute(section: str, lang: str, values: dict) -> dict:
     return {"glued": {key: str(getattr(page.glued, key)) for key in dir(page.glued)},
             "tables": page.tables, "parameters": page.parameter_line, "figures": page.figures,
             "printed": printed, "article_values": r["parameters"] == experiment.validate({})}
+
+
+def refused(lang: str, values: dict, refusal: Exception) -> dict:
+    """What ``experiment.validate`` said of ``values``, in ``lang``'s words: ``{"error": one
+    line naming the first refused parameter, what it is and its range in the edition's notation,
+    "parameter": its name}``. It checks each value as validate does; a refusal it cannot place
+    is validate's own line."""
+    words = words_of(lang)["panel"]
+    for name, value in values.items():
+        if name not in experiment.SPECS:
+            return {"error": words["refused_unknown"].format(name=name), "parameter": name}
+        try:
+            experiment.validate({name: value})
+        except (TypeError, ValueError):
+            spec = experiment.SPECS[name]
+            number = isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and math.isfinite(value)
+            text = words["refused_integer" if spec.integer else "refused_number"].format(
+                name=name, label=words.get(name, spec.meaning), low=typed(spec.low, lang),
+                high=typed(spec.high, lang), got=typed(value, lang) if number else str(value))
+            return {"error": text, "parameter": name}
+    return {"error": str(refusal), "parameter": None}
 
 
 def read(text: str, lang: str):

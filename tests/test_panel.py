@@ -95,14 +95,28 @@ def test_the_values_do_reach_the_verdicts():
     assert glued["small_c_two_ms"] == "1,553"
 
 
-@pytest.mark.parametrize("values, name", [({"c_ms": -1}, "c_ms"), ({"q": 2.5}, "q"),
-                                          ({"eta": "0,9"}, "eta"), ({"s_ms": float("nan")}, "s_ms")])
-def test_a_refused_value_gives_only_the_books_one_line_message(values, name):
-    page = panel.recompute("split-04-break-even", "es", values)
-    with pytest.raises((TypeError, ValueError)) as refusal:
+@pytest.mark.parametrize("values, name, got", [({"c_ms": -1}, "c_ms", "-1"), ({"q": 2.5}, "q", "2,5"),
+                                               ({"eta": "0,9"}, "eta", "0,9"),
+                                               ({"s_ms": float("nan")}, "s_ms", "nan")])
+def test_a_refused_value_gives_one_line_in_the_readers_words(values, name, got):
+    """What validate() refuses, the panel refuses too, in one line of the edition's words that
+    names the parameter, what it is and its range in the edition's notation, and what was
+    typed; never a traceback. By hand for c_ms: 'c_ms (C, tiempo divisible (ms)) debe ser un
+    número de 1e-6 a 1e9; se ha escrito -1'."""
+    with pytest.raises((TypeError, ValueError)):
         experiment.validate(values)
-    assert page == {"error": str(refusal.value)}
-    assert page["error"].startswith(f"{name} must be ") and "\n" not in page["error"]
+    page = panel.recompute("split-04-break-even", "es", values)
+    spec, said = experiment.SPECS[name], edition("es")["panel"]
+    template = said["refused_integer" if spec.integer else "refused_number"]
+    assert page == {"parameter": name, "error": template.format(
+        name=name, label=said[name], low=panel.typed(spec.low, "es"),
+        high=panel.typed(spec.high, "es"), got=got)}
+    assert "\n" not in page["error"] and page["error"].startswith(f"{name} (")
+    c_ms = panel.recompute("split-04-break-even", "es", {"c_ms": -1})["error"]
+    assert c_ms == "c_ms (C, tiempo divisible (ms)) debe ser un número de 1e-6 a 1e9; " \
+                   "se ha escrito -1"
+    assert panel.recompute("split-04-break-even", "zh", {"x": 1}) == \
+        {"parameter": "x", "error": "x 不是本页的参数"}
 
 
 @pytest.mark.parametrize("text, lang, value", [

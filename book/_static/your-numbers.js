@@ -83,8 +83,8 @@ async function recompute() {
     return;
   }
   for (const input of form.querySelectorAll("input")) input.removeAttribute("aria-invalid");
-  if (page.error) {   // the book's refusal names the parameter first
-    form.elements[page.error.split(" ")[0]]?.setAttribute("aria-invalid", "true");
+  if (page.error) {   // the book's refusal, in the edition's words, names the parameter
+    if (page.parameter) form.elements[page.parameter]?.setAttribute("aria-invalid", "true");
     status.textContent = page.error;
     return;
   }
