@@ -95,6 +95,61 @@ def builds() -> dict:
             "incremental / from scratch": incremental / full}
 
 
+def panel() -> dict:
+    """The "your numbers" panel in headless Chromium, on split-04 of the English edition built
+    from a copy of the book with Pyodide: from opening the panel to the first page recomputed
+    (Pyodide started, the book's modules loaded), and from a changed value to the page updated,
+    against the page's own load. Skipped (no rows) where Pyodide or Chromium is missing."""
+    import functools
+    import http.server
+    import threading
+
+    from pdf_edition import CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+    chromium = os.environ.get("BOOK_CHROMIUM", "/usr/bin/chromium")
+    modules = ROOT / "tools" / "pyodide" / "node_modules"
+    if not modules.is_dir() or not pathlib.Path(chromium).exists():
+        return {}
+    with tempfile.TemporaryDirectory() as folder:
+        book = copy_of_book(pathlib.Path(folder) / "book")
+        (book / "tools" / "pyodide" / "node_modules").symlink_to(modules)
+        subprocess.run([PYTHON, "tools/build_book.py", "--html-only", "en"], cwd=book, check=True,
+                       capture_output=True)
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+        handler = functools.partial(Quiet, directory=str(book / "_build" / "html"))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                start = time.perf_counter()
+                page.goto(f"http://127.0.0.1:{server.server_port}/en/notebooks/en/"
+                          "split-04-break-even.html", wait_until="load")
+                loaded = time.perf_counter() - start
+
+                def until(status: str) -> float:
+                    began = time.perf_counter()
+                    page.wait_for_function("s => document.querySelector('.your-numbers-status')"
+                                           ".textContent === s", arg=status, timeout=300000)
+                    return time.perf_counter() - began
+                said = __import__("words").edition("en")["panel"]
+                page.click("details.your-numbers > summary")
+                opened = until(said["article_values"])
+                page.fill("#your-numbers-c_ms", "2.5")
+                page.click(".your-numbers-buttons button[type=submit]")
+                changed = until(said["recomputed"])
+                browser.close()
+        finally:
+            server.shutdown()
+    return {"page load, split-04 (s)": loaded,
+            "panel: opened to first page recomputed (s)": opened,
+            "panel: value changed to page updated (s)": changed,
+            "panel opened / page load": opened / loaded}
+
+
 def notebooks() -> dict:
     """nbval (two workers, a notebook's cells on one, as make test schedules them) and
     papermill (one at a time), per notebook."""
@@ -188,7 +243,8 @@ def main(argv: list) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="skip the fresh-clone make test (its rows keep their date)")
     args = parser.parse_args(argv)
-    results = {"regeneration": regeneration(), "builds": builds(), "notebooks": notebooks()}
+    results = {"regeneration": regeneration(), "builds": builds(), "notebooks": notebooks(),
+               "panel": panel()}
     if not args.quick:
         results["fresh clone"] = fresh_clone_test()
     earlier = earlier_rows((ROOT / "README.md").read_text(encoding="utf-8"))
