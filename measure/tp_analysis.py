@@ -181,7 +181,7 @@ def figure_data(record: dict) -> dict:
 # ---- one GPU: the compute of one rank's share (measure.tp_gpu_probe) ------------------------
 
 GPU_PROBE, GPU_PROBE_SCHEMA = "tp-gpu-probe-h200", "measure-tp-gpu-probe/1"
-GPU_PROBE_ROW = ("hidden", "degree", "median_ms", "p10_ms", "p90_ms", "n", "samples_ms",
+GPU_PROBE_ROW = ("batch", "hidden", "degree", "median_ms", "p10_ms", "p90_ms", "n", "samples_ms",
                  "collectives")
 
 
@@ -199,17 +199,20 @@ def check_gpu_probe(record: dict) -> dict:
         for key in analysis.GPU_KEYS:
             need(need(environment, "gpu", "environment"), key, "environment.gpu")
     protocol = need(record, "protocol", "record")
-    for key in ("batch", "seq_len", "hidden", "degrees", "dtype", "bytes_per_value", "heads"):
+    for key in ("batch", "batches", "seq_len", "hidden", "degrees", "dtype", "bytes_per_value",
+                "heads"):
         need(protocol, key, "protocol")
     rows = need(record, "rows", "record")
     for index, row in enumerate(rows):
         for key in GPU_PROBE_ROW:
             need(row, key, f"rows[{index}]")
-    taken = {(row["hidden"], row["degree"]) for row in rows}
-    wanted = {(h, t) for h in protocol["hidden"] for t in protocol["degrees"]}
-    if taken != wanted or 1 not in protocol["degrees"]:
-        raise ValueError("tensor-parallel GPU probe record: rows must be one per (hidden, "
-                         "degree) of the protocol, degree 1 (the whole layer) included")
+    taken = sorted((row["batch"], row["hidden"], row["degree"]) for row in rows)
+    wanted = sorted((b, h, t) for b in protocol["batches"] for h in protocol["hidden"]
+                    for t in protocol["degrees"])
+    if taken != wanted or 1 not in protocol["degrees"] or protocol["batch"] not in protocol["batches"]:
+        raise ValueError("tensor-parallel GPU probe record: rows must be one per (batch, hidden, "
+                         "degree) of the protocol, degree 1 (the whole layer) and the main batch "
+                         "included")
     return analysis.strict(record, "tensor-parallel GPU probe record")
 
 
@@ -218,17 +221,21 @@ def load_gpu_probe(name: str = GPU_PROBE, directory: pathlib.Path = analysis.REC
     return analysis.load(name, directory, check=check_gpu_probe)
 
 
-def share_rows(record: dict) -> list:
-    """Per (width, degree): T(t) in ms, the whole layer's FLOP rate 72·b·s·h²/T(1) (the
-    article's FLOPs of the weight matrices, forward and backward), and the compute efficiency
-    of one rank's share, E_calc = T(1)/(t·T(t)) (1 where a share takes 1/t of the time)."""
+def share_rows(record: dict, batch: int | None = None) -> list:
+    """Per (width, degree) at ``batch`` sequences (default: the protocol's main batch): T(t) in
+    ms, the whole layer's FLOP rate 72·b·s·h²/T(1) (the article's FLOPs of the weight
+    matrices, forward and backward), and the compute efficiency of one rank's share,
+    E_calc = T(1)/(t·T(t)) (1 where a share takes 1/t of the time)."""
     protocol = record["protocol"]
-    tokens = protocol["batch"] * protocol["seq_len"]
-    whole = {row["hidden"]: row["median_ms"] for row in record["rows"] if row["degree"] == 1}
+    batch = protocol["batch"] if batch is None else batch
+    tokens = batch * protocol["seq_len"]
+    rows = [row for row in record["rows"] if row["batch"] == batch]
+    whole = {row["hidden"]: row["median_ms"] for row in rows if row["degree"] == 1}
     return [{"hidden": row["hidden"], "degree": row["degree"], "ms": row["median_ms"],
+             "tokens": tokens,
              "flops_per_s": 72 * tokens * row["hidden"] ** 2 / (whole[row["hidden"]] / 1e3),
              "efficiency": whole[row["hidden"]] / (row["degree"] * row["median_ms"]),
              "all_reduces": sum(c["count"] for c in row["collectives"]
                                 if c["kind"] == "all_reduce"),
              "message_bytes": max((c["in_bytes"] for c in row["collectives"]), default=0)}
-            for row in record["rows"]]
+            for row in rows]

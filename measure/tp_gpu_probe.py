@@ -10,7 +10,8 @@ exactly its own share while every collective is issued and transfers nothing. Fo
 h and degree t the record keeps the forward and backward pass of rank 0's share, T(t) (t = 1:
 the whole layer, unsplit), timed by CUDA events, and the collectives the share issued. From them
 the book takes the whole layer's FLOP rate, 72·b·s·h² / T(1), and the compute efficiency of a
-share, E_calc(t) = T(1) / (t · T(t)), which is 1 where the article's assumption holds.
+share, E_calc(t) = T(1) / (t · T(t)), which is 1 where the article's assumption holds; and, over
+b, whether a share's time grows with its tokens (work) or stays put (a fixed cost per pass).
 
 Times in ms (medians of the steady repetitions; each sample repeats the pass until it lasts at
 least ``worker.MIN_SAMPLE_MS``), sizes in bytes. The record is checked by
@@ -31,9 +32,10 @@ import torch
 from measure import analysis, tp_analysis, tp_layer
 from measure.worker import MIN_SAMPLE_MS, gpu_environment
 
-#: b and s (4096 tokens), the widths, the degrees and the repetitions; BF16, as GPUs train.
-PLAN = {"batch": 4, "seq_len": 1024, "hidden": [1024, 2048, 4096, 8192], "degrees": [1, 2, 4, 8],
-        "warmup": 3, "repeats": 15, "dtype": "bfloat16"}
+#: b and s (the main b: 4096 tokens; the other batches show how a share's time grows with the
+#: tokens), the widths, the degrees and the repetitions; BF16, as GPUs train.
+PLAN = {"batch": 4, "batches": [1, 4, 16], "seq_len": 1024, "hidden": [1024, 2048, 4096, 8192],
+        "degrees": [1, 2, 4, 8], "warmup": 3, "repeats": 15, "dtype": "bfloat16"}
 DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
 
 
@@ -63,12 +65,13 @@ def steady_ms(step, plan: dict, device: torch.device) -> list:
     return [elapsed_ms(step, inner, device) for _ in range(plan["repeats"])]
 
 
-def share(whole: tp_layer.Layer, degree: int, plan: dict, device: torch.device) -> dict:
+def share(whole: tp_layer.Layer, degree: int, batch: int, plan: dict,
+          device: torch.device) -> dict:
     """Rank 0's share of ``whole`` (on ``device``) split ``degree`` ways (the whole layer for
-    degree 1): its steady forward-and-backward times, and the collectives it issued."""
+    degree 1) on ``batch`` sequences: its steady forward-and-backward times, and the
+    collectives it issued."""
     hidden = whole.norm1.normalized_shape[0]
-    x = torch.randn(plan["batch"], plan["seq_len"], hidden, dtype=DTYPES[plan["dtype"]],
-                    device=device)
+    x = torch.randn(batch, plan["seq_len"], hidden, dtype=DTYPES[plan["dtype"]], device=device)
 
     def timed(layer):
         leaf = x.detach().requires_grad_(True)
@@ -84,19 +87,26 @@ def share(whole: tp_layer.Layer, degree: int, plan: dict, device: torch.device) 
 
 
 def probe(plan: dict, device: torch.device) -> dict:
-    """For each width and degree: T(t)'s summary, its steady samples and its collectives."""
+    """For each batch, width and degree: T(t)'s summary, its steady samples and its
+    collectives."""
     rows = []
     for hidden in plan["hidden"]:
         whole = tp_layer.build(hidden).to(device=device, dtype=DTYPES[plan["dtype"]])
-        for degree in plan["degrees"]:
-            taken = share(whole, degree, plan, device)
-            rows.append({"hidden": hidden, "degree": degree,
-                         **analysis.summary(taken["samples_ms"]),
-                         "samples_ms": [round(t, 5) for t in taken["samples_ms"]],
-                         "collectives": tp_layer.totals(taken["collectives"])})
-            if device.type == "cuda":
-                torch.cuda.empty_cache()
+        for batch in plan["batches"]:
+            for degree in plan["degrees"]:
+                rows.append(row(share(whole, degree, batch, plan, device), batch, hidden, degree))
+                if device.type == "cuda":
+                    torch.cuda.empty_cache()
     return {"rows": rows}
+
+
+def row(taken: dict, batch: int, hidden: int, degree: int) -> dict:
+    """One row of the record: where it was taken, T(t)'s summary, its steady samples (rounded
+    to 0.01 µs) and its collectives grouped."""
+    return {"batch": batch, "hidden": hidden, "degree": degree,
+            **analysis.summary(taken["samples_ms"]),
+            "samples_ms": [round(t, 5) for t in taken["samples_ms"]],
+            "collectives": tp_layer.totals(taken["collectives"])}
 
 
 def environment(device: torch.device) -> dict:

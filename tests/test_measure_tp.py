@@ -280,8 +280,8 @@ def test_the_counted_section_shows_another_records_number_of_ranks(lang, tmp_pat
 
 # ---- one rank's share on one device (measure.tp_gpu_probe) ---------------------------------
 
-SMALL_PLAN = {"batch": 1, "seq_len": 16, "hidden": [64], "degrees": [1, 2, 4], "warmup": 1,
-              "repeats": 2, "dtype": "float32"}
+SMALL_PLAN = {"batch": 1, "batches": [1, 2], "seq_len": 16, "hidden": [64], "degrees": [1, 2, 4],
+              "warmup": 1, "repeats": 2, "dtype": "float32"}
 
 
 def test_the_share_probe_times_each_degree_and_counts_what_the_share_issues(tmp_path):
@@ -296,6 +296,8 @@ def test_the_share_probe_times_each_degree_and_counts_what_the_share_issues(tmp_
     assert record["environment"]["device"] == "cpu" and record["protocol"]["bytes_per_value"] == 4
     rows = {(r["hidden"], r["degree"]): r for r in tp_analysis.share_rows(record)}
     assert set(rows) == {(64, 1), (64, 2), (64, 4)}
+    assert len(record["rows"]) == 2 * 3                  # each batch, each degree
+    assert {r["tokens"] for r in tp_analysis.share_rows(record, batch=2)} == {2 * 16}
     assert (rows[64, 1]["all_reduces"], rows[64, 1]["efficiency"]) == (0, 1.0)
     for t in (2, 4):
         assert (rows[64, t]["all_reduces"], rows[64, t]["message_bytes"]) == (4, 4096)
@@ -339,3 +341,21 @@ def test_what_tp13_says_of_one_ranks_share_on_the_h200_holds():
     assert times == sorted(times, reverse=True)
     assert at[widest, degrees[-1]]["efficiency"] < at[widest, 2]["efficiency"] < 1
     assert min(at[narrowest, t]["ms"] for t in degrees[1:]) > at[narrowest, 1]["ms"]
+
+
+def test_a_shares_floor_does_not_grow_with_its_tokens_on_the_h200():
+    """tp-13: at the narrowest width, a share at the largest t takes about as long with 16 times
+    the tokens (less than 1.5 times as long: not work), and at the widest width more tokens per
+    pass raise the share's efficiency at the largest t."""
+    record = tp_analysis.load_gpu_probe()
+    protocol = record["protocol"]
+    few, many = min(protocol["batches"]), max(protocol["batches"])
+    assert many / few == 16
+    t, narrow, wide = max(protocol["degrees"]), min(protocol["hidden"]), max(protocol["hidden"])
+
+    def at(batch, hidden):
+        return next(row for row in tp_analysis.share_rows(record, batch)
+                    if (row["hidden"], row["degree"]) == (hidden, t))
+    assert at(many, narrow)["ms"] < 1.5 * at(few, narrow)["ms"]
+    assert at(many, wide)["efficiency"] > at(protocol["batch"], wide)["efficiency"] > \
+        at(few, wide)["efficiency"]

@@ -89,6 +89,17 @@ page.glue("tpg_efficiency_2_last", at[max(widths), 2]["efficiency"], 2)
 page.glue("tpg_efficiency_max_last", at[max(widths), max(degrees)]["efficiency"], 2)
 page.glue("tpg_whole_first_ms", at[min(widths), 1]["ms"], 1)
 page.glue("tpg_share_first_ms", min(at[min(widths), t]["ms"] for t in degrees if t > 1), 1)
+# The same share with fewer and more tokens: a time that does not grow with them is not work.
+batches = gpu_probe["protocol"]["batches"]
+few, many = (tp_analysis.share_rows(gpu_probe, batch) for batch in (min(batches), max(batches)))
+few_at = {(row["hidden"], row["degree"]): row for row in few}
+many_at = {(row["hidden"], row["degree"]): row for row in many}
+page.glue("tpg_tokens_few", few[0]["tokens"])
+page.glue("tpg_tokens_many", many[0]["tokens"])
+page.glue("tpg_tokens_factor", many[0]["tokens"] / few[0]["tokens"], 0)
+page.glue("tpg_floor_few_ms", few_at[min(widths), max(degrees)]["ms"], 1)
+page.glue("tpg_floor_many_ms", many_at[min(widths), max(degrees)]["ms"], 1)
+page.glue("tpg_efficiency_max_many", many_at[max(widths), max(degrees)]["efficiency"], 2)
 
 # %% table-counts
 by_step = {}   # (pass, module) → {plan: "kind: bytes in → bytes out"}, in the order issued
