@@ -185,9 +185,20 @@ def fields(section: str, lang: str) -> list:
             for name, spec in experiment.PARAMETER_GROUPS[kind_of(section)].items()]
 
 
+def as_parameter(name: str, value):
+    """``value`` as parameter ``name`` takes it: a whole number read as a float (1e7, as the
+    range itself is written) is the integer an integer parameter needs; anything else as it is,
+    for ``experiment.validate`` to judge."""
+    spec = experiment.SPECS.get(name)
+    if spec is not None and spec.integer and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def answer(section: str, lang: str, typed_values: str) -> str:
     """``recompute`` for the browser: JSON of {name: the text typed} in, JSON of the result out."""
-    values = {name: read(text, lang) for name, text in json.loads(typed_values).items()}
+    values = {name: as_parameter(name, read(text, lang))
+              for name, text in json.loads(typed_values).items()}
     return json.dumps(recompute(section, lang, values), ensure_ascii=False)
 
 
@@ -206,6 +217,7 @@ def to_link(section: str, lang: str, typed_values: str) -> str:
     ``lang``}): JSON of {name: value in the book's own notation} for each value that is not the
     article's, so that the article's values give a bare URL."""
     specs = experiment.PARAMETER_GROUPS[kind_of(section)]
-    values = {name: read(text, lang) for name, text in json.loads(typed_values).items()}
+    values = {name: as_parameter(name, read(text, lang))
+              for name, text in json.loads(typed_values).items()}
     return json.dumps({name: readable(value) for name, value in values.items()
                        if name in specs and value != specs[name].default})

@@ -179,3 +179,16 @@ def test_a_link_carries_the_values_in_the_books_notation_and_back(lang):
     article = {f["name"]: f["value"] for f in panel.fields("split-04-break-even", lang)}
     assert json.loads(panel.to_link("split-04-break-even", lang, json.dumps(article))) == {}
     assert json.loads(panel.from_link(lang, json.dumps({"eta": "lots"}))) == {"eta": "lots"}
+
+
+@pytest.mark.parametrize("section, lang", PAGES)
+def test_both_ends_of_every_range_as_the_panel_writes_them_are_accepted(section, lang):
+    """The range under each field is written in the edition's notation (1e7, 0,01); typed as it
+    stands there, each end is accepted, an integer parameter's 1e7 included (it was refused as
+    a float), and the page is recomputed for it."""
+    for field in panel.fields(section, lang):
+        for end in ("low", "high"):
+            page = json.loads(panel.answer(section, lang, json.dumps({field["name"]: field[end]})))
+            assert "error" not in page, (field["name"], field[end], page.get("error"))
+            assert page["article_values"] is (panel.read(field[end], lang) ==
+                                              experiment.SPECS[field["name"]].default)
