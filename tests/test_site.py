@@ -917,3 +917,41 @@ def test_a_link_opens_the_panel_with_its_values_and_the_switcher_carries_them(si
             reader.external + reader.errors + reader.broken
     finally:
         reader.close()
+
+
+def test_pyodide_is_kept_after_the_first_use_for_every_later_page(site, browser):
+    """Deliver 6: once the panel has started, the panel's service worker keeps _pyodide/, and
+    the next page's panel (another section, another edition), opened with the network gone,
+    starts from what it kept; the pages themselves are served as always."""
+    if not (HTML / "_pyodide" / "book.zip").is_file():
+        if os.environ.get("AUDIT_REQUIRED"):
+            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
+        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    reader = Reader(browser, site, PHONE)
+    try:
+        page = reader.open("es/notebooks/es/split-04-break-even.html").page
+        page.locator("details.your-numbers > summary").click()
+        page.wait_for_function("s => document.querySelector('.your-numbers-status').textContent"
+                               " === s", arg=words.edition("es")["panel"]["article_values"],
+                               timeout=180000)
+        assert page.evaluate("() => navigator.serviceWorker.ready.then((r) => !!r.active)")
+        served = []
+        page.on("response", lambda r: served.append((r.url, r.from_service_worker)))
+        page = reader.open("zh/notebooks/zh/tp-05-scaling.html").page
+        failed = []
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.wait_for_load_state("networkidle")   # the browser's own late requests (the icon)
+        reader.context.set_offline(True)          # the page is here; the network is gone
+        page.locator("details.your-numbers > summary").click()
+        page.wait_for_function("s => document.querySelector('.your-numbers-status').textContent"
+                               " === s", arg=words.edition("zh")["panel"]["article_values"],
+                               timeout=180000)
+        kept = {url.rsplit("/", 1)[1]: by_worker for url, by_worker in served if "/_pyodide/" in url}
+        assert {"pyodide.asm.wasm", "python_stdlib.zip", "book.zip"} <= set(kept), kept
+        assert all(kept.values()), kept
+        pages = [by_worker for url, by_worker in served if url.endswith(".html")]
+        assert pages and not any(pages)
+        assert not reader.external and not reader.errors and not reader.broken, \
+            reader.external + reader.errors + reader.broken + failed
+    finally:
+        reader.close()

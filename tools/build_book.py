@@ -279,7 +279,9 @@ def has_pyodide() -> bool:
 def publish_pyodide() -> None:
     """_build/html/_pyodide/: PYODIDE_FILES and book.zip, the book's modules that the panel
     runs (PANEL_MODULES and each panel section's code.py) in a byte-stable zip. One folder for
-    the four editions, so that a reader's browser caches it once."""
+    the four editions, so that a reader's browser caches it once; and the panel's service
+    worker beside the editions (book/your-numbers-sw.js), which keeps that folder once the
+    panel has started, under a cache named after Pyodide's version and book.zip's digest."""
     target = BUILD / "html" / "_pyodide"
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
@@ -293,6 +295,14 @@ def publish_pyodide() -> None:
             archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)),
                              (ROOT / name).read_bytes(), zipfile.ZIP_DEFLATED)
     (target / "book.zip").write_bytes(buffer.getvalue())
+    version = json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
+    cache = f"your-numbers-{version}-{hashlib.sha256(buffer.getvalue()).hexdigest()[:12]}"
+    worker = (ROOT / "book" / "your-numbers-sw.js").read_text(encoding="utf-8")
+    (BUILD / "html" / "your-numbers-sw.js").write_text(
+        worker.replace("__CACHE__", cache).replace(
+            "__FILES__", json.dumps([f"_pyodide/{name}" for name in (*PYODIDE_FILES, "book.zip")]
+                                    + [f"{lang}/_static/your-numbers.js" for lang in EDITIONS])),
+        encoding="utf-8")
 
 
 def pdf_name(lang: str) -> str:
@@ -351,6 +361,7 @@ def main(argv: list) -> int:
     if has_pyodide():
         publish_pyodide()
     else:
+        (BUILD / "html" / "your-numbers-sw.js").unlink(missing_ok=True)
         shutil.rmtree(BUILD / "html" / "_pyodide", ignore_errors=True)   # an earlier build's
         print(f"the pages leave out the \"your numbers\" panel: Pyodide is not installed in "
               f"{PYODIDE.parent} (npm ci --prefix tools/pyodide; make book runs it where npm is)",

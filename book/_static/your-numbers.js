@@ -13,6 +13,11 @@ const status = panel.querySelector(".your-numbers-status");
 const article = document.querySelector("article");
 const words = JSON.parse(panel.dataset.words);
 
+// The service worker that keeps Pyodide for every later page, offline too (where the browser
+// allows one: not from file://, which the catch leaves as it is).
+navigator.serviceWorker?.register(new URL("../your-numbers-sw.js",
+  new URL(panel.dataset.pyodide, document.baseURI))).catch(() => {});
+
 // The book's Python, once: a function from {name: text typed} to the page's texts.
 const python = (async () => {
   status.textContent = words.loading;
