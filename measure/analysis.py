@@ -337,6 +337,14 @@ GPU_KEYS = ("cuda_version", "nccl_version", "driver_version", "gpu_names", "topo
 PROBE_QUANTITIES = ("s", "c", "one")
 
 
+def check_gpu_fields(environment: dict, need) -> None:
+    """A GPU record's environment names its GPUs, driver, CUDA, NCCL and TF32 setting
+    (``GPU_KEYS`` under ``environment.gpu``), or ``need`` raises naming the missing field."""
+    gpu = need(environment, "gpu", "environment")
+    for key in GPU_KEYS:
+        need(gpu, key, "environment.gpu")
+
+
 def check_record(record: dict) -> dict:
     """Raise ValueError naming the first missing or malformed field; return the record.
 
@@ -354,8 +362,7 @@ def check_record(record: dict) -> dict:
         raise ValueError(f"measurement record: environment.world_size must be an integer ≥ 2 "
                          f"(a split needs two ranks); got {environment['world_size']!r}")
     if environment["device"] == "cuda":
-        for key in GPU_KEYS:
-            need(need(environment, "gpu", "environment"), key, "environment.gpu")
+        check_gpu_fields(environment, need)
     protocol = need(record, "protocol", "record")
     for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline", "min_sample_ms",
                 "min_c_ms"):
@@ -416,9 +423,7 @@ def check_probe(record: dict) -> dict:
     environment = need(record, "environment", "record")
     for key in ENVIRONMENT_KEYS:
         need(environment, key, "environment")
-    gpu = need(environment, "gpu", "environment")
-    for key in GPU_KEYS:
-        need(gpu, key, "environment.gpu")
+    check_gpu_fields(environment, need)
     parts = need(need(record, "protocol", "record"), "parts", "protocol")
     for precision in ("fp32", "tf32"):
         run = need(record, precision, "record")

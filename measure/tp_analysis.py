@@ -196,8 +196,7 @@ def check_gpu_probe(record: dict) -> dict:
                          f"{GPU_PROBE_SCHEMA!r}; got {record['schema']!r}")
     environment = need(record, "environment", "record")
     if need(environment, "device", "environment") == "cuda":
-        for key in analysis.GPU_KEYS:
-            need(need(environment, "gpu", "environment"), key, "environment.gpu")
+        analysis.check_gpu_fields(environment, need)
     protocol = need(record, "protocol", "record")
     for key in ("batch", "batches", "seq_len", "hidden", "degrees", "dtype", "bytes_per_value",
                 "heads"):
@@ -239,3 +238,8 @@ def share_rows(record: dict, batch: int | None = None) -> list:
                                 if c["kind"] == "all_reduce"),
              "message_bytes": max((c["in_bytes"] for c in row["collectives"]), default=0)}
             for row in rows]
+
+
+def shares_at(record: dict, batch: int | None = None) -> dict:
+    """``share_rows`` by (width, degree), for looking one up."""
+    return {(row["hidden"], row["degree"]): row for row in share_rows(record, batch)}

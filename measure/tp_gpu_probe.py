@@ -21,16 +21,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import math
 import pathlib
 import platform
 import sys
-import time
 
 import torch
 
 from measure import analysis, tp_analysis, tp_layer
-from measure.worker import MIN_SAMPLE_MS, gpu_environment
+from measure.worker import MIN_SAMPLE_MS, elapsed_ms, gpu_environment, inner_count
 
 #: b and s (the main b: 4096 tokens; the other batches show how a share's time grows with the
 #: tokens), the widths, the degrees and the repetitions; BF16, as GPUs train.
@@ -39,30 +37,14 @@ PLAN = {"batch": 4, "batches": [1, 4, 16], "seq_len": 1024, "hidden": [1024, 204
 DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
 
 
-def elapsed_ms(step, inner: int, device: torch.device) -> float:
-    """The time of ``inner`` back-to-back calls of ``step``, in ms, per call: CUDA events on a
-    GPU (the device's clock), the host's monotonic clock elsewhere (for tests on a CPU)."""
-    if device.type == "cuda":
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(inner):
-            step()
-        end.record()
-        end.synchronize()
-        return start.elapsed_time(end) / inner
-    began = time.perf_counter()
-    for _ in range(inner):
-        step()
-    return (time.perf_counter() - began) * 1000.0 / inner
-
-
 def steady_ms(step, plan: dict, device: torch.device) -> list:
     """The steady repetitions of ``step`` (ms per call), after ``plan["warmup"]`` dropped ones;
-    each repetition repeats the call until it lasts at least MIN_SAMPLE_MS."""
+    each repetition repeats the call until it lasts at least MIN_SAMPLE_MS, as the worker's do
+    (``worker.elapsed_ms``, ``worker.inner_count``)."""
     for _ in range(plan["warmup"]):
         elapsed_ms(step, 1, device)
-    inner = max(1, math.ceil(MIN_SAMPLE_MS / max(elapsed_ms(step, 1, device), 1e-6)))
-    return [elapsed_ms(step, inner, device) for _ in range(plan["repeats"])]
+    inner = inner_count(elapsed_ms(step, 1, device))
+    return [elapsed_ms(step, inner, device) / inner for _ in range(plan["repeats"])]
 
 
 def share(whole: tp_layer.Layer, degree: int, batch: int, plan: dict,

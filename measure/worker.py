@@ -85,20 +85,8 @@ class Ranks:
             torch.cuda.synchronize(self.device)
 
     def elapsed_ms(self, operation, inner: int) -> float:
-        """The time of ``inner`` back-to-back calls of ``operation``, in ms: CUDA events on a
-        GPU (the device's own clock, not the host's), the host's monotonic clock on a CPU."""
-        if self.device.type == "cuda":
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(inner):
-                operation()
-            end.record()
-            end.synchronize()
-            return start.elapsed_time(end)
-        start = time.perf_counter()
-        for _ in range(inner):
-            operation()
-        return (time.perf_counter() - start) * 1000.0
+        """``elapsed_ms`` on this rank's device."""
+        return elapsed_ms(operation, inner, self.device)
 
     def inner_for(self, operation, everyone: bool) -> int:
         """How many back-to-back calls make one sample last MIN_SAMPLE_MS: from one call, timed
@@ -141,6 +129,23 @@ class Ranks:
             dist.all_reduce(last, op=dist.ReduceOp.MAX)
             self.skew_ms += (last - first).tolist()
         return dict(zip(operations, slowest.tolist()))
+
+
+def elapsed_ms(operation, inner: int, device: torch.device) -> float:
+    """The time of ``inner`` back-to-back calls of ``operation``, in ms: CUDA events on a GPU
+    (the device's own clock, not the host's), the host's monotonic clock on a CPU."""
+    if device.type == "cuda":
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(inner):
+            operation()
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end)
+    start = time.perf_counter()
+    for _ in range(inner):
+        operation()
+    return (time.perf_counter() - start) * 1000.0
 
 
 def with_every_thread(ranks: Ranks, operation):

@@ -294,7 +294,7 @@ def test_the_share_probe_times_each_degree_and_counts_what_the_share_issues(tmp_
     tp_gpu_probe.main(["--out", str(path)], plan=SMALL_PLAN, device="cpu")
     record = tp_analysis.load_gpu_probe(str(path))
     assert record["environment"]["device"] == "cpu" and record["protocol"]["bytes_per_value"] == 4
-    rows = {(r["hidden"], r["degree"]): r for r in tp_analysis.share_rows(record)}
+    rows = tp_analysis.shares_at(record)
     assert set(rows) == {(64, 1), (64, 2), (64, 4)}
     assert len(record["rows"]) == 2 * 3                  # each batch, each degree
     assert {r["tokens"] for r in tp_analysis.share_rows(record, batch=2)} == {2 * 16}
@@ -334,7 +334,7 @@ def test_what_tp13_says_of_one_ranks_share_on_the_h200_holds():
     for row in rows:
         if row["degree"] > 1:
             assert (row["all_reduces"], row["message_bytes"]) == (4, tokens * row["hidden"] * 2)
-    at = {(row["hidden"], row["degree"]): row for row in rows}
+    at = tp_analysis.shares_at(record)
     widest, narrowest = max(protocol["hidden"]), min(protocol["hidden"])
     degrees = sorted(protocol["degrees"])
     times = [at[widest, t]["ms"] for t in degrees]
@@ -354,8 +354,7 @@ def test_a_shares_floor_does_not_grow_with_its_tokens_on_the_h200():
     t, narrow, wide = max(protocol["degrees"]), min(protocol["hidden"]), max(protocol["hidden"])
 
     def at(batch, hidden):
-        return next(row for row in tp_analysis.share_rows(record, batch)
-                    if (row["hidden"], row["degree"]) == (hidden, t))
+        return tp_analysis.shares_at(record, batch)[hidden, t]
     assert at(many, narrow)["ms"] < 1.5 * at(few, narrow)["ms"]
     assert at(many, wide)["efficiency"] > at(protocol["batch"], wide)["efficiency"] > \
         at(few, wide)["efficiency"]

@@ -75,7 +75,7 @@ page.glue("tpm_gpu_factor", gpu / here, 0)
 gpu_probe = tp_analysis.load_gpu_probe()
 shares = tp_analysis.share_rows(gpu_probe)
 widths, degrees = gpu_probe["protocol"]["hidden"], gpu_probe["protocol"]["degrees"]
-at = {(row["hidden"], row["degree"]): row for row in shares}
+at = tp_analysis.shares_at(gpu_probe)
 page.glue("tpg_gpu_name", gpu_probe["environment"]["device_name"])
 page.glue("tpg_measured_on", page.date(gpu_probe["environment"]["date"][:10]))
 page.glue("tpg_tokens", gpu_probe["protocol"]["batch"] * gpu_probe["protocol"]["seq_len"])
@@ -91,12 +91,12 @@ page.glue("tpg_whole_first_ms", at[min(widths), 1]["ms"], 1)
 page.glue("tpg_share_first_ms", min(at[min(widths), t]["ms"] for t in degrees if t > 1), 1)
 # The same share with fewer and more tokens: a time that does not grow with them is not work.
 batches = gpu_probe["protocol"]["batches"]
-few, many = (tp_analysis.share_rows(gpu_probe, batch) for batch in (min(batches), max(batches)))
-few_at = {(row["hidden"], row["degree"]): row for row in few}
-many_at = {(row["hidden"], row["degree"]): row for row in many}
-page.glue("tpg_tokens_few", few[0]["tokens"])
-page.glue("tpg_tokens_many", many[0]["tokens"])
-page.glue("tpg_tokens_factor", many[0]["tokens"] / few[0]["tokens"], 0)
+few_at, many_at = (tp_analysis.shares_at(gpu_probe, batch) for batch in (min(batches), max(batches)))
+few_tokens, many_tokens = (min(batches) * gpu_probe["protocol"]["seq_len"],
+                           max(batches) * gpu_probe["protocol"]["seq_len"])
+page.glue("tpg_tokens_few", few_tokens)
+page.glue("tpg_tokens_many", many_tokens)
+page.glue("tpg_tokens_factor", many_tokens / few_tokens, 0)
 page.glue("tpg_floor_few_ms", few_at[min(widths), max(degrees)]["ms"], 1)
 page.glue("tpg_floor_many_ms", many_at[min(widths), max(degrees)]["ms"], 1)
 page.glue("tpg_efficiency_max_many", many_at[max(widths), max(degrees)]["efficiency"], 2)
