@@ -112,11 +112,10 @@ def recompute(section: str, lang: str, values: dict) -> dict:
         r = experiment.run(**values)
     except (TypeError, ValueError) as refusal:
         return refused(lang, values, refusal)
-    page = Kept(r, lang)
+    page, kind = Kept(r, lang), HEAD.search(code)[1]
     # the setup cell (tools/notebooks.py writes it), then the section's own cells
-    page.parameters(HEAD.search(code)[1])
+    page.parameters(kind)
     page.mark_verdicts(experiment.verdicts(section, r))
-    kind = HEAD.search(code)[1]
     names = {"experiment": experiment, "figures": Figures(), "r": r, "page": page, "g": page.glued}
     if kind in RESULT_PART:                 # tp = r["tensor_parallel"], as the setup cell has it
         names[RESULT_PART[kind][0]] = r[RESULT_PART[kind][1]]
@@ -129,7 +128,7 @@ def recompute(section: str, lang: str, values: dict) -> dict:
             printed.append(output.getvalue())
     return {"glued": {key: str(getattr(page.glued, key)) for key in dir(page.glued)},
             "tables": page.tables, "parameters": page.parameter_line, "figures": page.figures,
-            "printed": printed, "article_values": r["parameters"] == experiment.validate({})}
+            "printed": printed, "article_values": r["parameters"] == experiment.DEFAULTS}
 
 
 def refused(lang: str, values: dict, refusal: Exception) -> dict:
