@@ -177,7 +177,8 @@ def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS), *,
     A variant drawn before from the same sources and data is read from the figure cache (with
     ``cached``); the others are drawn from one figure, laid out once: saved with the point,
     then relabelled with the comma and saved again (the comma has the point's width, so the
-    layout is the one a drawing with the comma gets)."""
+    layout is the one a drawing with the comma gets), unless no text it drew has a decimal
+    point, when the comma's drawing is the point's."""
     entries = {mark: _cache_entry(figure_function, data, mark) if cached else None
                for mark in decimal_marks}
     texts = {mark: entry.read_text(encoding="utf-8") for mark, entry in entries.items()
@@ -186,11 +187,21 @@ def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS), *,
     if missing:
         with drawn(figure_function, data, missing[0]) as fig:
             for mark in missing:
-                _localise(fig, mark)          # nothing to do for the mark it was drawn with
-                texts[mark] = _svg_text(fig)
+                if mark != missing[0] and not _writes_a_decimal_point(fig):
+                    texts[mark] = texts[missing[0]]   # no number with a fraction: the same text
+                else:
+                    _localise(fig, mark)      # nothing to do for the mark it was drawn with
+                    texts[mark] = _svg_text(fig)
                 if entries[mark] is not None:
                     atomic.write_text(entries[mark], texts[mark])
     return {mark: texts[mark] for mark in decimal_marks}
+
+
+def _writes_a_decimal_point(fig) -> bool:
+    """Whether any text of ``fig`` as last drawn (tick labels, annotations, legends) writes a
+    point between digits: where none does, its drawing with another decimal mark is the same."""
+    from matplotlib.text import Text
+    return any(_DECIMAL_POINT.search(text.get_text()) for text in fig.findobj(Text))
 
 
 def _variants_of(job: tuple) -> dict:
@@ -284,8 +295,9 @@ def drawn(figure_function, results: dict, decimal_mark: str = "."):
             _log_ticks_as_text(fig)
             _localise(fig, decimal_mark)
             fig.tight_layout()
-            # laid out once: without this, savefig draws the figure a second time to lay it out
-            fig.set_layout_engine("none")
+            # laid out once: with any layout engine, even "none" (a placeholder engine),
+            # savefig draws the figure a second time before it draws it into the file
+            fig.set_layout_engine(None)
             yield fig
         finally:
             plt.close(fig)

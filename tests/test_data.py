@@ -292,6 +292,23 @@ def test_both_marks_from_one_drawing_are_the_figures_drawn_each_on_its_own():
     assert figures.all_variants(jobs, cached=False, workers=2) == together
 
 
+def test_each_figure_is_drawn_once_per_file_it_gives(monkeypatch):
+    """Laid out once, drawn once into each SVG: a figure whose two marks give two files is
+    drawn twice, one whose texts have no decimal point (one file) once. matplotlib's savefig
+    draws a figure that has any layout engine, even the "none" placeholder, once more before
+    drawing it into the file."""
+    from matplotlib.figure import Figure
+    draws = []
+    drawing = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda fig, renderer: (draws.append(fig),
+                                                               drawing(fig, renderer))[1])
+    results = experiment.run()
+    for draw in figures.FIGURES.values():
+        draws.clear()
+        texts = figures.variants(draw, results, cached=False)
+        assert len(draws) == len(set(texts.values())), draw.__name__
+
+
 def test_log_axes_write_their_powers_as_text():
     """The log axes' tick labels are plain text (matplotlib's mathtext parser is the slowest
     part of drawing them): 10⁻¹ … 10¹ on R's axis, 2⁰ … 2¹⁰ on Amdahl's N, and no label in
