@@ -130,6 +130,23 @@ def test_papermill_marks_the_sentence_that_the_values_overturn(tmp_path):
     assert panel.recompute("split-04-break-even", "es", {"b_bytes_per_s": 1e12})["glued"] == values
 
 
+def test_papermill_split_04_with_the_small_job_as_its_base_says_nothing_untrue(tmp_path):
+    """Issue 19's case: split-04 rerun with C = 1 ms, the article's small job. The base C and
+    the small C are then one value; the page once said "shrink the work" to it and called the
+    base "this larger job". Now its comparisons are decided by their numbers, and with these
+    values each still holds, so none is marked."""
+    values = glued(run_notebook(ROOT / "notebooks" / "it" / "split-04-break-even.ipynb",
+                                tmp_path, c_ms=1.0))
+    # By hand (S = 0.8, η = 0.8, Q = 4, ℓ = 0.03 ms, V/B = 0.2 ms at B = 10 GB/s): T₁ = 1.8 ms,
+    # T₂ = 0.8 + 1/1.6 + 4 × 0.23 = 2.345 ms, so two devices are slower, as the page says;
+    # at B = 1 GB/s, V/B = 2 ms and T₂ = 0.8 + 0.625 + 4 × 2.03 = 9.545 ms > 1.8 ms.
+    assert values["c_ms"] == values["small_c_ms"] == "1"
+    assert (values["small_c_one_ms"], values["small_c_two_ms"]) == ("1,8", "2,345")
+    assert values["slow_two_ms"] == "9,545"
+    verdicts = {name: text for name, text in values.items() if name.startswith("verdict_")}
+    assert len(verdicts) == 4 and set(verdicts.values()) == {""}, verdicts
+
+
 @pytest.mark.parametrize("article", INVALID)
 def test_papermill_refuses_an_invalid_parameter_clearly(article, tmp_path):
     path = PER_ARTICLE[article][1 % len(PER_ARTICLE[article])]
