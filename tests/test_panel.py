@@ -142,6 +142,20 @@ def test_each_field_shows_the_articles_value_which_reads_back_as_it(section, lan
         section, lang, "{" + ", ".join(f'"{f["name"]}": "{f["value"]}"' for f in fields) + "}")
 
 
+#: The article's S, η and ℓ (0.8 ms, 0.8, 0.03 ms) and its B (1e10 bytes/s) as a reader of each
+#: edition writes them: a decimal comma in Spanish and Italian, a point in Chinese and English;
+#: a power of ten the same everywhere (written by hand from the articles, not by the code).
+WRITTEN = {"es": ("0,8", "0,8", "0,03", "1e10"), "it": ("0,8", "0,8", "0,03", "1e10"),
+           "zh": ("0.8", "0.8", "0.03", "1e10"), "en": ("0.8", "0.8", "0.03", "1e10")}
+
+
+@pytest.mark.parametrize("lang", WRITTEN)
+def test_each_field_writes_the_articles_value_in_the_editions_notation(lang):
+    values = {f["name"]: f["value"] for f in panel.fields("split-04-break-even", lang)}
+    assert tuple(values[name] for name in ("s_ms", "eta", "ell_ms", "b_bytes_per_s")) == \
+        WRITTEN[lang]
+
+
 def test_the_panel_runs_without_ipython_numpy_or_matplotlib():
     """The browser has none of them: panel.py (and present.py, which it imports) recompute every
     page of the panel without them (a section that imports one is in panel.WITHOUT_PANEL)."""
@@ -171,10 +185,12 @@ def test_a_link_carries_the_values_in_the_books_notation_and_back(lang):
     notation (2.5, 1e12) whatever the edition; a link fills the fields in the edition's notation
     (2,5 in es and it) and gives back the same query; the article's values give a bare URL; a
     text that is no number stays as it is, for validate() to refuse by name."""
-    linked = {"c_ms": "2.5", "b_bytes_per_s": "1e12", "q": "8"}
+    # 0.125: three decimals, which Italian would read as thousands (its group mark is the point)
+    linked = {"c_ms": "2.5", "ell_ms": "0.125", "b_bytes_per_s": "1e12", "q": "8"}
     typed = json.loads(panel.from_link(lang, json.dumps(linked)))
     comma = edition(lang)["typography"]["decimal_mark"] == ","
-    assert typed == {"c_ms": "2,5" if comma else "2.5", "b_bytes_per_s": "1e12", "q": "8"}
+    assert typed == {"c_ms": "2,5" if comma else "2.5", "ell_ms": "0,125" if comma else "0.125",
+                     "b_bytes_per_s": "1e12", "q": "8"}
     assert json.loads(panel.to_link("split-04-break-even", lang, json.dumps(typed))) == linked
     article = {f["name"]: f["value"] for f in panel.fields("split-04-break-even", lang)}
     assert json.loads(panel.to_link("split-04-break-even", lang, json.dumps(article))) == {}
