@@ -134,6 +134,11 @@ def check_record(record: dict) -> dict:
     # "oversubscribed" came with article 1's schema measure/3; this schema does not need it.
     for key in (k for k in analysis.ENVIRONMENT_KEYS if k != "oversubscribed"):
         need(environment, key, "environment")
+    if not isinstance(environment["world_size"], int) or environment["world_size"] < 2:
+        raise ValueError(f"tensor-parallel record: environment.world_size must be an integer "
+                         f"≥ 2 (a split needs two ranks); got {environment['world_size']!r}")
+    if environment["device"] == "cuda":
+        analysis.check_gpu_fields(environment, need)
     protocol = need(record, "protocol", "record")
     for key in ("batch", "seq_len", "hidden", "count_hidden", "warmup", "repeats", "dtype",
                 "bytes_per_value", "heads", "quick"):

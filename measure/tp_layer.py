@@ -166,9 +166,18 @@ def fake_group(world_size: int):
 
 
 def counted(batch: int, seq_len: int, hidden: int, world_size: int,
-            sequence_parallel: bool) -> list:
+            sequence_parallel: bool, device: torch.device = torch.device("cpu")) -> list:
     """``count`` for a (b, s, h) float32 input on the default group, which must have
-    ``world_size`` ranks (a real one, or ``fake_group``)."""
-    layer = parallel(build(hidden), world_size, sequence_parallel)
-    x = torch.randn(batch, seq_len, hidden, generator=torch.Generator().manual_seed(1))
+    ``world_size`` ranks (a real one, or ``fake_group``), with the layer and its input on
+    ``device`` (a GPU for NCCL ranks)."""
+    layer = parallel(build(hidden).to(device), world_size, sequence_parallel, device.type)
+    x = seeded_input(batch, seq_len, hidden, device)
     return count(layer, local_input(x, dist.get_rank(), world_size, sequence_parallel))
+
+
+def seeded_input(batch: int, seq_len: int, hidden: int,
+                 device: torch.device = torch.device("cpu")) -> torch.Tensor:
+    """The layer's (b, s, h) float32 input, the same on every rank and every device: drawn on
+    the CPU from one seed, then moved to ``device``."""
+    x = torch.randn(batch, seq_len, hidden, generator=torch.Generator().manual_seed(1))
+    return x.to(device)

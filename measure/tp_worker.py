@@ -5,6 +5,11 @@ Started by ``torchrun`` (``python -m measure tp`` starts it for you), once per r
 
     torchrun --standalone --nproc-per-node 2 -m measure.tp_worker --out data/measurements/tp-x.json
 
+gloo ranks run on CPUs; NCCL ranks (``--backend nccl``, one GPU per rank) hold the layer, its
+inputs and every buffer on their GPU and time with CUDA events (``measure.worker``), and the
+record carries the GPU environment. The NCCL path has not been run by this project on two or
+more GPUs (its machines have none, or one).
+
 On every rank the same whole layer (``measure.tp_layer``) is built from one seed and split
 over the ranks. Four things are taken:
 
@@ -24,6 +29,7 @@ warm-up repetitions dropped. Rank 0 writes the record atomically. Times in ms, s
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -31,7 +37,7 @@ import torch
 import torch.distributed as dist
 
 from measure import analysis, tp_analysis, tp_layer
-from measure.worker import Ranks, environment
+from measure.worker import Ranks, environment, refuse_one_rank
 
 #: The layer's input (b, s) at every width, and the widths h of the sweep.
 FULL = {"batch": 2, "seq_len": 64, "hidden": [128, 256, 512, 1024, 2048], "count_hidden": 256,
@@ -57,10 +63,9 @@ def correctness(ranks: Ranks, plan: dict, sequence_parallel: bool) -> dict:
     """Largest absolute differences of the split layer's output and input gradient from the
     whole layer's (on this rank's share of the sequence with ``sequence_parallel``)."""
     hidden = plan["count_hidden"]
-    whole = tp_layer.build(hidden)
-    split = tp_layer.parallel(whole, ranks.size, sequence_parallel)
-    x = torch.randn(plan["batch"], plan["seq_len"], hidden,
-                    generator=torch.Generator().manual_seed(1))
+    whole = tp_layer.build(hidden).to(ranks.device)
+    split = tp_layer.parallel(whole, ranks.size, sequence_parallel, ranks.device.type)
+    x = tp_layer.seeded_input(plan["batch"], plan["seq_len"], hidden, ranks.device)
     x_whole = x.detach().requires_grad_(True)
     y_whole = whole(x_whole)
     y_whole.sum().backward()
@@ -71,7 +76,8 @@ def correctness(ranks: Ranks, plan: dict, sequence_parallel: bool) -> dict:
     mine = tp_layer.local_input(y_whole.detach(), ranks.rank, ranks.size, sequence_parallel)
     grad = tp_layer.local_input(x_whole.grad, ranks.rank, ranks.size, sequence_parallel)
     worst = torch.tensor([float((y_split.detach() - mine).abs().max()),
-                          float((x_split.grad - grad).abs().max())], dtype=torch.float64)
+                          float((x_split.grad - grad).abs().max())], dtype=torch.float64,
+                         device=ranks.device)
     dist.all_reduce(worst, op=dist.ReduceOp.MAX)
     return {"output": worst[0].item(), "input_grad": worst[1].item()}
 
@@ -79,7 +85,7 @@ def correctness(ranks: Ranks, plan: dict, sequence_parallel: bool) -> dict:
 def counts(ranks: Ranks, plan: dict, sequence_parallel: bool) -> list:
     """The collectives of one forward and backward pass, as CommDebugMode lists them."""
     return tp_layer.counted(plan["batch"], plan["seq_len"], plan["count_hidden"], ranks.size,
-                            sequence_parallel)
+                            sequence_parallel, ranks.device)
 
 
 def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
@@ -88,10 +94,10 @@ def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
     V/B). Operands and the buffer are made before the timer starts."""
     hidden = max(plan["hidden"])
     rows = plan["batch"] * plan["seq_len"]
-    a = torch.randn(rows, hidden)
-    w = torch.randn(hidden, tp_layer.MLP_FACTOR * hidden)
+    a = torch.randn(rows, hidden, device=ranks.device)
+    w = torch.randn(hidden, tp_layer.MLP_FACTOR * hidden, device=ranks.device)
     v_bytes = BANDWIDTH_BYTES_QUICK if quick else BANDWIDTH_BYTES
-    buffer = torch.zeros(v_bytes // 4)     # zeros: summing them never overflows
+    buffer = torch.zeros(v_bytes // 4, device=ranks.device)   # zeros: the sums never overflow
     times = ranks.timed({"matmul": (lambda: a @ w, False),
                          "allreduce": (lambda: dist.all_reduce(buffer), True)},
                         plan["warmup"], plan["repeats"])
@@ -106,7 +112,8 @@ def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
 
 def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
     """Medians over h of: the whole layer on rank 0 with one rank's threads (``one_ms``) and
-    with all ranks' threads (``one_all_threads_ms``), the others idle; the split layer on all
+    with all ranks' threads (``one_all_threads_ms``; on a GPU the same GPU, the CPU threads
+    being all that changes), the others idle; the split layer on all
     ranks (``tp_ms``); its ``allreduces`` all-reduces of b·s·h floats alone (``comm_ms``,
     buffers made beforehand); and, repetition by repetition, the split layer's time less its
     all-reduces' (``rest_ms``, with its p10 and p90): what the split layer spends besides
@@ -116,11 +123,10 @@ def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
     rows = {key: [] for key in keys}
     own_threads, all_threads = torch.get_num_threads(), torch.get_num_threads() * ranks.size
     for hidden in plan["hidden"]:
-        whole = tp_layer.build(hidden)
-        split = tp_layer.parallel(whole, ranks.size, sequence_parallel=False)
-        x = torch.randn(plan["batch"], plan["seq_len"], hidden,
-                        generator=torch.Generator().manual_seed(1))
-        buffers = [torch.zeros(x.shape) for _ in range(allreduces)]
+        whole = tp_layer.build(hidden).to(ranks.device)
+        split = tp_layer.parallel(whole, ranks.size, False, ranks.device.type)
+        x = tp_layer.seeded_input(plan["batch"], plan["seq_len"], hidden, ranks.device)
+        buffers = [torch.zeros(x.shape, device=ranks.device) for _ in range(allreduces)]
 
         def the_allreduces():
             for buffer in buffers:
@@ -161,9 +167,9 @@ def arguments(argv=None) -> argparse.Namespace:
 
 def main(argv=None) -> int:
     args = arguments(argv)
-    if args.backend != "gloo":
-        raise SystemExit("measure.tp_worker: only gloo on CPUs has been written and run here "
-                         "(the layer would need its mesh and inputs on the GPU for nccl)")
+    refuse_one_rank(int(os.environ.get("WORLD_SIZE", 1)), "measure.tp_worker",
+                    "`python -m measure.tp_gpu_probe --out FILE.json` times one rank's share of "
+                    "the layer for t = 1, 2, 4 and 8")
     torch.set_num_threads(args.threads_per_rank)
     # Not pinned: the one-process baseline with every rank's threads needs every core.
     ranks = Ranks(args.backend, args.timeout_s, pinned=False)

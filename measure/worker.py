@@ -480,13 +480,15 @@ def arguments(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def refuse_one_rank(world_size: int) -> None:
-    """The split needs a second rank to split over: at world size 1 there is no all-reduce to
-    time or fit, so the run stops before it starts and says what one device can measure."""
+def refuse_one_rank(world_size: int, program: str = "measure.worker",
+                    one_device: str = "`torchrun --nproc-per-node 1 -m measure.gpu_probe --out "
+                                      "FILE.json` times S, C and its shares") -> None:
+    """The split needs a second rank to split over: at world size 1 there is no collective to
+    time or fit, so the run stops before it starts and says what one device can measure
+    (``one_device``: a command and what it times)."""
     if world_size < 2:
-        raise SystemExit(f"measure.worker: the split needs at least 2 ranks (WORLD_SIZE); got "
-                         f"{world_size}. On one GPU, `torchrun --nproc-per-node 1 -m "
-                         f"measure.gpu_probe --out FILE.json` times S, C and its shares.")
+        raise SystemExit(f"{program}: the split needs at least 2 ranks (WORLD_SIZE); got "
+                         f"{world_size}. On one GPU, {one_device}.")
 
 
 def main(argv=None) -> int:

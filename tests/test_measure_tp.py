@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from measure import tp_analysis
+from measure import analysis, tp_analysis
 from tests.test_measure import need_torch
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -178,6 +178,35 @@ def test_a_collective_of_an_unknown_kind_or_an_unequal_sweep_is_refused():
     record["sweep"]["tp_ms"].pop()
     with pytest.raises(ValueError, match="sweep lists differ"):
         tp_analysis.check_record(record)
+
+
+def test_a_record_of_one_rank_or_of_gpus_without_their_environment_is_refused():
+    """A split needs two ranks; NCCL ranks must say what their timing depends on (GPUs,
+    driver, CUDA, NCCL, TF32), as article 1's records must."""
+    record = synthetic()
+    record["environment"]["world_size"] = 1
+    with pytest.raises(ValueError, match=r"environment\.world_size must be an integer ≥ 2"):
+        tp_analysis.check_record(record)
+    record = synthetic()
+    record["environment"] |= {"device": "cuda", "backend": "nccl"}
+    with pytest.raises(ValueError, match=r"environment\.gpu\.cuda_version is missing"):
+        tp_analysis.check_record(record)
+    record["environment"]["gpu"] = {key: "x" for key in analysis.GPU_KEYS}
+    tp_analysis.check_record(record)
+    del record["environment"]["gpu"]["nccl_version"]
+    with pytest.raises(ValueError, match=r"environment\.gpu\.nccl_version is missing"):
+        tp_analysis.check_record(record)
+
+
+def test_the_tensor_parallel_worker_refuses_one_rank_and_names_the_one_gpu_probe(monkeypatch):
+    """On one GPU there is nothing to split over: the worker stops before the group starts
+    and names measure.tp_gpu_probe, which times one rank's share on one GPU."""
+    need_torch()
+    from measure import tp_worker
+    monkeypatch.setenv("WORLD_SIZE", "1")
+    with pytest.raises(SystemExit, match=r"measure\.tp_worker: .*at least 2 ranks.*"
+                                         r"measure\.tp_gpu_probe"):
+        tp_worker.main(["--out", "unused.json", "--backend", "nccl"])
 
 
 # ---- the committed record and a quick run ------------------------------------------------------
