@@ -28,7 +28,8 @@ RECORDS = next((folder for folder in (ROOT / "data" / "measurements",
                 if folder.is_dir()), ROOT / "data" / "measurements")
 #: The record from this project's machine that the book shows.
 COMMITTED = "cpu-gloo-2x1"
-SCHEMA = "measure/3"   # 3: every steady repetition kept, the wide baseline, rows scaled for C
+SCHEMA = "measure/4"   # 3: every steady repetition kept, the wide baseline, rows scaled for C;
+#                       4: each all-reduce of the sweep sums a buffer of its own (a pool per size)
 #: Bootstrap resamples of the held-out prediction, the seed that makes them reproducible, and
 #: the interval's confidence.
 RESAMPLES, SEED, CONFIDENCE = 1000, 0, 0.95
@@ -294,6 +295,65 @@ def model_speedup(record: dict, c_ms: float, eta: float) -> float:
     return predicted(record, c_ms, eta)["ledger"]["speedup"]
 
 
+#: The mean of T₂ within this fraction of its median, and p90 no more than this many times as
+#: far above the median as p10 is below it: a spread on both sides, not a long tail.
+TAIL_MEAN_FRACTION, TAIL_SKEW = 0.05, 2.0
+#: A rank's wait inside the all-reduce is "a small part" of it below this fraction.
+SMALL_WAIT_FRACTION = 1 / 3
+
+
+def _side(value: float, reference: float, names=("below", "equal", "above")) -> str:
+    """Which side of ``reference`` ``value`` lies on, as one of ``names``."""
+    return names[(value > reference) - (value < reference) + 1]
+
+
+def readings(record: dict, held: dict) -> dict:
+    """What the record shows, where the section's words depend on it (each value names the
+    words split-08 uses), from the record and its held-out prediction (``held_out``):
+
+    - ``mean_side``: the mean of T₂ below, equal to or above its median;
+    - ``long_tail``: whether T₂ has a long tail (mean more than TAIL_MEAN_FRACTION from the
+      median, or p90 more than TAIL_SKEW times as far above it as p10 is below);
+    - ``vs_wide``, ``vs_own``: whether the split's T_n is faster or slower than one rank with
+      every rank's threads, and than one rank with its own;
+    - ``line_vs_v``: whether the fitted line passes below or above the step's own message
+      timed alone in the sweep;
+    - ``wait_small``: whether every rank's median wait is under SMALL_WAIT_FRACTION of the
+      shortest all-reduce phase;
+    - ``held_main``: the held-out main prediction within the noise, or outside it too
+      optimistic (error < 0) or too pessimistic;
+    - ``width_signs``: the held-out errors all negative, all positive, or mixed;
+    - ``own_eta``: whether η measured per width moves the model's break-even point toward the
+      measured crossing or away from it (``none``: one of the two does not exist)."""
+    main, trace, sweep = record["main"], record["trace"], record["c_sweep"]
+    two = main["two"]
+    allreduce = record["allreduce"]
+    at_v = allreduce["median_ms"][allreduce["sizes_bytes"].index(main["v_bytes"])]
+    comparison = compare(record)
+    skew = two["p90_ms"] - two["median_ms"] >= TAIL_SKEW * (two["median_ms"] - two["p10_ms"])
+    errors = [row["error"] for row in held.values()]
+    own = crossing(sweep["c_ms"], [model_speedup(record, c, min(eta, 1.0))
+                                   for c, eta in zip(sweep["c_ms"], sweep["eta"])])["c_ms"]
+    before, after = (comparison["break_even_c_ms"][k] for k in ("predicted", "measured"))
+    if None in (own, before, after):
+        own_eta = "none"
+    else:
+        own_eta = "toward" if (own - before) * (after - before) > 0 else "away"
+    return {
+        "mean_side": _side(two["mean_ms"], two["median_ms"]),
+        "long_tail": abs(two["mean_ms"] / two["median_ms"] - 1) >= TAIL_MEAN_FRACTION or skew,
+        "vs_wide": "faster" if two["median_ms"] < main["one_wide"]["median_ms"] else "slower",
+        "vs_own": "faster" if two["median_ms"] < main["one"]["median_ms"] else "slower",
+        "line_vs_v": "below" if comparison["comm_ms"] < at_v else "above",
+        "wait_small": max(trace["wait_ms"]) < SMALL_WAIT_FRACTION * min(trace["allreduce_ms"]),
+        "held_main": "within" if held["main"]["within_noise"]
+        else ("optimistic" if held["main"]["error"] < 0 else "pessimistic"),
+        "width_signs": "negative" if all(e < 0 for e in errors)
+        else ("positive" if all(e > 0 for e in errors) else "mixed"),
+        "own_eta": own_eta,
+    }
+
+
 def figure_data(record: dict, points: int = 61) -> dict:
     """What the measurement figure draws (``measure.figure.figure_measured``): the all-reduce
     medians with their p10–p90 spread and the fitted line; the measured speedups over C; the
@@ -388,8 +448,8 @@ def check_record(record: dict) -> dict:
             raise ValueError(f"measurement record: trace.repetitions.{key} needs one list per rank")
     need(trace, "wait_ms", "trace")      # None across nodes (no common clock)
     allreduce = need(record, "allreduce", "record")
-    for key in ("sizes_bytes", "inner", "median_ms", "p10_ms", "p90_ms", "ring_factor", "fit",
-                "samples_ms"):
+    for key in ("sizes_bytes", "inner", "buffers", "last_level_cache_bytes", "median_ms",
+                "p10_ms", "p90_ms", "ring_factor", "fit", "samples_ms"):
         need(allreduce, key, "allreduce")
     for key in ("ell_ms", "bandwidth_bytes_per_s", "r2", "weighting", "relative_residuals"):
         need(allreduce["fit"], key, "allreduce.fit")
@@ -401,8 +461,13 @@ def check_record(record: dict) -> dict:
     if len({len(sweep[k]) for k in SWEEP_LISTS} |
            {len(sweep["samples_ms"][k]) for k in ("c", "half", "one", "two")}) != 1:
         raise ValueError("measurement record: the c_sweep lists differ in length")
-    if len({len(allreduce[k]) for k in ("sizes_bytes", "median_ms", "samples_ms")}) != 1:
+    if len({len(allreduce[k]) for k in ("sizes_bytes", "buffers", "median_ms",
+                                         "samples_ms")}) != 1:
         raise ValueError("measurement record: the allreduce lists differ in length")
+    if any(not isinstance(count, int) or count < 2 for count in allreduce["buffers"]):
+        raise ValueError(f"measurement record: allreduce.buffers must be integers ≥ 2 (each "
+                         f"call sums a buffer the call before it did not); got "
+                         f"{allreduce['buffers']!r}")
     if main["v_bytes"] not in allreduce["sizes_bytes"]:
         raise ValueError("measurement record: allreduce.sizes_bytes must hold the step's "
                          "main.v_bytes (V is measured, not only interpolated)")

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import math
 import os
+import pathlib
 import platform
 import re
 import socket
@@ -49,6 +51,11 @@ QUICK = {"warmup": 2, "repeats": 10, "sweep_repeats": 5,
 #: back within one sample (the number is chosen once per operation, the same on every rank).
 MIN_SAMPLE_MS = 1.0
 MAX_INNER = 1000
+#: Each all-reduce of the sweep gets a buffer the previous call did not touch: the buffers of a
+#: size are handed out in turn from a pool of at least two that spans POOL_BYTES (at most
+#: MAX_POOL_BUFFERS of them), made, as zeros, before the timer starts.
+POOL_BYTES = 64 * 2 ** 20
+MAX_POOL_BUFFERS = 64
 #: The main run's C lasts at least this long: the rows of x are doubled until it does
 #: (``scaled_rows``, timed again at each size), which on a GPU turns microseconds of work
 #: into milliseconds.
@@ -347,25 +354,62 @@ def gathered(ranks: Ranks, values: list) -> list:
     return [row.tolist() for row in every]
 
 
+def pool_size(message_bytes: int, pool_bytes: int = POOL_BYTES,
+              most: int = MAX_POOL_BUFFERS) -> int:
+    """How many buffers of ``message_bytes`` the sweep hands out in turn: enough to span
+    ``pool_bytes``, at least two (no call gets the buffer the call before it summed) and at
+    most ``most`` (small messages are not limited by memory)."""
+    return max(2, min(most, math.ceil(pool_bytes / message_bytes)))
+
+
+def in_turn(operation, buffers: list):
+    """A call of ``operation`` on the next of ``buffers``, in turn, round and round."""
+    turn = itertools.cycle(buffers)
+    return lambda: operation(next(turn))
+
+
+def last_level_cache_bytes(device: torch.device,
+                           caches: pathlib.Path = pathlib.Path("/sys/devices/system/cpu/cpu0/cache")
+                           ) -> int | None:
+    """The largest cache the buffers pass through: a GPU's L2, or the CPU's last-level cache as
+    Linux reports it for core 0 in ``caches`` (None where it does not); what the pool is set
+    against."""
+    if device.type == "cuda":
+        return torch.cuda.get_device_properties(device).L2_cache_size
+    sizes = {}
+    for index in caches.glob("index*"):
+        try:
+            level = int((index / "level").read_text())
+            size = (index / "size").read_text().strip()
+        except (OSError, ValueError):
+            continue
+        scale = {"K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30}.get(size[-1:], 1)
+        sizes[level] = int(size.rstrip("KMG")) * scale
+    return sizes[max(sizes)] if sizes else None
+
+
 def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
     """All-reduce times over message sizes, and ℓ and B fitted to their medians.
 
     One sample times as many back-to-back all-reduces as make it last MIN_SAMPLE_MS, so that
-    the skew with which ranks leave the barrier does not swamp a short transfer; the buffers
-    hold zeros (summing them never overflows) and are made before the timer starts. The step's
-    own message, V, is one of the sizes."""
+    the skew with which ranks leave the barrier does not swamp a short transfer; each call sums
+    a buffer of its own, the next of a pool (``pool_size``, ``in_turn``) whose buffers hold
+    zeros (summing them never overflows) and are made before the timer starts. The step's own
+    message, V, is one of the sizes."""
     step_floats = plan["shapes"]["rows"] * plan["shapes"]["d_out"]
     floats_list = sorted(set(plan["allreduce_floats"]) | {step_floats})
-    tensors = {floats: torch.zeros(floats, dtype=torch.float32, device=ranks.device)
-               for floats in floats_list}
-    samples = ranks.timed({floats: (lambda t=tensor: dist.all_reduce(t), True)
-                           for floats, tensor in tensors.items()},
+    pools = {floats: [torch.zeros(floats, dtype=torch.float32, device=ranks.device)
+                      for _ in range(pool_size(4 * floats))] for floats in floats_list}
+    samples = ranks.timed({floats: (in_turn(dist.all_reduce, pool), True)
+                           for floats, pool in pools.items()},
                           plan["warmup"], plan["repeats"])
-    stats = [analysis.summary(samples[floats]) for floats in tensors]
-    sizes = [floats * tensor.element_size() for floats, tensor in tensors.items()]
+    stats = [analysis.summary(samples[floats]) for floats in pools]
+    sizes = [floats * pool[0].element_size() for floats, pool in pools.items()]
     medians = [s["median_ms"] for s in stats]
-    return {"sizes_bytes": sizes, "inner": [ranks.inner[f] for f in tensors],
-            "median_ms": medians, "samples_ms": [kept(samples[floats]) for floats in tensors],
+    return {"sizes_bytes": sizes, "inner": [ranks.inner[f] for f in pools],
+            "buffers": [len(pool) for pool in pools.values()],
+            "last_level_cache_bytes": last_level_cache_bytes(ranks.device),
+            "median_ms": medians, "samples_ms": [kept(samples[floats]) for floats in pools],
             "p10_ms": [s["p10_ms"] for s in stats], "p90_ms": [s["p90_ms"] for s in stats],
             "ring_factor": ring_factor(ranks.size),
             "fit": analysis.fit_hockney(sizes, medians)}

@@ -60,26 +60,40 @@ page.glue("v_measured_ms", record["allreduce"]["median_ms"][
 page.glue("main_half_ms", main["half"]["median_ms"], 1)
 page.glue("main_c_ms", main["c"]["median_ms"], 1)
 page.glue("main_two_p10_ms", main["two"]["p10_ms"], 2)
-page.glue("mean_above_median_pct", page.pct(main["two"]["mean_ms"] / main["two"]["median_ms"] - 1, 1))
 measured_crossing = analysis.crossing(sweep["c_ms"], sweep["speedup"])
 bracket = measured_crossing["bracket_c_ms"] or (None, None)
 page.glue("crossing_low_c_ms", bracket[0], 2)
 page.glue("crossing_high_c_ms", bracket[1], 2)
 own_eta = analysis.crossing(sweep["c_ms"], [analysis.model_speedup(record, c, min(eta, 1.0))
                                             for c, eta in zip(sweep["c_ms"], sweep["eta"])])
-page.glue("own_eta_break_even_c_ms", own_eta["c_ms"], 2)
-predicted_c, measured_c = comparison["break_even_c_ms"]["predicted"], comparison["break_even_c_ms"]["measured"]
-page.glue("own_eta_share_pct", None if None in (own_eta["c_ms"], predicted_c, measured_c)
-          or measured_c == predicted_c
-          else page.pct((own_eta["c_ms"] - predicted_c) / (measured_c - predicted_c), 0))
 page.glue("eta_min", min(sweep["eta"]), 2)
 page.glue("eta_min_c_ms", sweep["c_ms"][sweep["eta"].index(min(sweep["eta"]))], 2)
 page.glue("sweep_points", len(sweep["hidden"]))
 page.glue("hidden_min", min(sweep["hidden"]))
 page.glue("hidden_max", max(sweep["hidden"]))
 page.glue("one_wide_ms", main["one_wide"]["median_ms"], 2)
-page.glue("wide_speedup", main["one_wide"]["median_ms"] / main["two"]["median_ms"], 3)
 held = analysis.held_out(record)
+# The sentences whose words depend on the record (analysis.readings decides each).
+seen = analysis.readings(record, held)
+two_ms = main["two"]["median_ms"]
+page.glue("mean_vs_median", page.word(f"measured_mean_{seen['mean_side']}").format(
+    pct=page.pct(abs(main["two"]["mean_ms"] / two_ms - 1), 1)))
+page.glue("tail", page.word("measured_tail_long" if seen["long_tail"] else "measured_tail_none"))
+for key, baseline in (("vs_wide", "one_wide"), ("vs_own", "one")):
+    ratio = main[baseline]["median_ms"] / two_ms
+    page.glue(key, page.word(f"measured_split_{seen[key]}").format(
+        ratio=page.num(ratio if seen[key] == "faster" else 1 / ratio, 3)))
+page.glue("line_vs_v", page.word(f"measured_line_{seen['line_vs_v']}"))
+page.glue("wait_share", page.word("measured_wait_small" if seen["wait_small"]
+                                  else "measured_wait_large"))
+page.glue("held_main_verdict", page.word(f"measured_held_{seen['held_main']}"))
+page.glue("held_widths_signs", page.word(f"measured_signs_{seen['width_signs']}"))
+predicted_c, measured_c = (comparison["break_even_c_ms"][k] for k in ("predicted", "measured"))
+page.glue("own_eta_move", page.word(f"measured_own_eta_{seen['own_eta']}").format(
+    before=page.num(predicted_c, 2) if predicted_c is not None else "–",
+    after=page.num(own_eta["c_ms"], 2) if own_eta["c_ms"] is not None else "–",
+    share=page.pct((own_eta["c_ms"] - predicted_c) / (measured_c - predicted_c), 0)
+    if seen["own_eta"] == "toward" else ""))
 page.glue("resamples", analysis.RESAMPLES)
 page.glue("confidence", page.pct(analysis.CONFIDENCE, 0))
 for key in ("predicted_ms", "measured_ms"):
