@@ -215,6 +215,11 @@ def report_tp(record: dict, target: pathlib.Path) -> None:
         print(f"h = {row['hidden']}: R measured {measured} (comm {row['comm_ms']:.2f} ms, "
               f"calc {row['calc_ms']:.2f} ms), article's R {row['predicted_ratio']:.3f}; "
               f"speedup T(1)/T(t) = {row['speedup']:.2f}")
+    for row in tp_analysis.token_rows(record):
+        measured = "—" if row["ratio"] is None else f"{row['ratio']:.3f}"
+        print(f"b·s = {row['tokens']} at h = {record['token_sweep']['hidden']}: R measured "
+              f"{measured} (comm {row['comm_ms']:.2f} ms, calc {row['calc_ms']:.2f} ms), "
+              f"article's R {row['predicted_ratio']:.3f}")
     print(f"record: {target}")
 
 

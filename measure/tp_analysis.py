@@ -12,7 +12,7 @@ from measure import analysis
 from model import tensor_parallel as tp
 from model.units import ring_factor
 
-SCHEMA = "measure-tp/2"   # 2: the environment of measure/2 (threads, pinning, GPU)
+SCHEMA = "measure-tp/3"   # 2: the environment of measure/2 (threads, pinning, GPU); 3: the b·s sweep
 #: The record from this project's machine that the book shows.
 COMMITTED = "tp-cpu-gloo-2x1"
 #: The plans a record holds: Megatron's tensor parallelism, and with sequence parallelism.
@@ -23,6 +23,8 @@ PLANS = ("tp", "sp")
 KINDS = ("all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor")
 SWEEP_LISTS = ("hidden", "one_ms", "one_all_threads_ms", "tp_ms", "comm_ms", "rest_ms",
                "rest_p10_ms", "rest_p90_ms")
+#: The lists of the sweep over b·s (at one width h and batch b), one entry per sequence length.
+TOKEN_LISTS = ("seq_len", *SWEEP_LISTS[1:])
 
 
 def sent_per_device_bytes(kind: str, in_bytes: int, out_bytes: int, t: int) -> float:
@@ -63,11 +65,12 @@ def forward_kinds(record: dict, plan: str) -> dict:
     return kinds
 
 
-def parameters(record: dict, hidden: int) -> dict:
-    """Article 2's parameters at the record's shape and width ``hidden``, with this machine's
-    P and B as the record measured them."""
+def parameters(record: dict, hidden: int, seq_len: int | None = None) -> dict:
+    """Article 2's parameters at the record's shape (with ``seq_len`` tokens per sequence
+    instead of the protocol's, if given) and width ``hidden``, with this machine's P and B as
+    the record measured them."""
     protocol, peak = record["protocol"], record["peak"]
-    return {"tp_batch": protocol["batch"], "tp_seq_len": protocol["seq_len"],
+    return {"tp_batch": protocol["batch"], "tp_seq_len": seq_len or protocol["seq_len"],
             "tp_hidden": hidden, "tp_bytes_per_value": protocol["bytes_per_value"],
             "tp_flops_per_s": peak["flops_per_s"],
             "tp_bandwidth_bytes_per_s": peak["bandwidth_bytes_per_s"]}
@@ -124,6 +127,49 @@ def sweep_rows(record: dict) -> list:
     return rows
 
 
+def token_rows(record: dict) -> list:
+    """Per sequence length s of the sweep over b·s (at its width h and batch b): the tokens
+    b·s, the measured communication and computation (``rest_ms``, as in ``sweep_rows``) and
+    R = comm/calc, against the article's: calc 72·b·s·h²/(t·P), comm 4·b·s·h·d/B, and
+    R = t·P·d/(18·h·B), the same at every b·s."""
+    t = record["environment"]["world_size"]
+    sweep = record["token_sweep"]
+    rows = []
+    for values in zip(*(sweep[key] for key in TOKEN_LISTS)):
+        row = dict(zip(TOKEN_LISTS, values))
+        p = parameters(record, sweep["hidden"], row["seq_len"])
+        rows.append(row | {
+            "tokens": sweep["batch"] * row["seq_len"], "calc_ms": row["rest_ms"],
+            "predicted_calc_ms": 1e3 * tp.calc_s(p, t), "predicted_comm_ms": 1e3 * tp.comm_s(p),
+            "ratio": row["comm_ms"] / row["rest_ms"] if row["rest_ms"] > 0 else None,
+            "predicted_ratio": tp.ratio(p, t)})
+    return rows
+
+
+#: The measured R "hardly depends on b·s" when its largest value over the b·s sweep is less than
+#: this many times its smallest; it "agrees" with the formula within this fraction.
+TOKEN_FLAT_SPREAD, TOKEN_CLOSE = 1.25, 0.2
+
+
+def token_readings(record: dict) -> dict:
+    """What the sweep over b·s shows, where tp-13's words depend on it (``token_rows``):
+
+    - ``flat``: whether the measured R's largest value is under TOKEN_FLAT_SPREAD times its
+      smallest (the formula's R is the same at every b·s);
+    - ``close``: whether, at the most tokens, the measured R is within TOKEN_CLOSE of the
+      formula's, and ``factor``, measured over formula there;
+    - ``per_token_falls``: whether both the computation and the all-reduces cost more per
+      token at the fewest tokens than at the most (a cost that does not grow with b·s)."""
+    rows = token_rows(record)
+    ratios = [row["ratio"] for row in rows if row["ratio"] is not None]
+    first, last = rows[0], rows[-1]
+    factor = last["ratio"] / last["predicted_ratio"] if last["ratio"] is not None else None
+    return {"flat": bool(ratios) and max(ratios) < TOKEN_FLAT_SPREAD * min(ratios),
+            "close": factor is not None and abs(factor - 1) < TOKEN_CLOSE, "factor": factor,
+            "per_token_falls": all(first[key] / first["tokens"] > last[key] / last["tokens"]
+                                   for key in ("calc_ms", "comm_ms"))}
+
+
 def check_record(record: dict) -> dict:
     """Raise ValueError naming the first missing or malformed field; return the record."""
     need = analysis.needing("tensor-parallel record")
@@ -140,8 +186,8 @@ def check_record(record: dict) -> dict:
     if environment["device"] == "cuda":
         analysis.check_gpu_fields(environment, need)
     protocol = need(record, "protocol", "record")
-    for key in ("batch", "seq_len", "hidden", "count_hidden", "warmup", "repeats", "dtype",
-                "bytes_per_value", "heads", "quick"):
+    for key in ("batch", "seq_len", "hidden", "count_hidden", "token_hidden", "token_seq_lens",
+                "warmup", "repeats", "dtype", "bytes_per_value", "heads", "quick"):
         need(protocol, key, "protocol")
     for plan in PLANS:
         for key in ("output", "input_grad"):
@@ -160,6 +206,10 @@ def check_record(record: dict) -> dict:
     sweep = need(record, "sweep", "record")
     if len({len(need(sweep, key, "sweep")) for key in SWEEP_LISTS}) != 1:
         raise ValueError("tensor-parallel record: the sweep lists differ in length")
+    tokens = need(record, "token_sweep", "record")
+    need(tokens, "hidden", "token_sweep"), need(tokens, "batch", "token_sweep")
+    if len({len(need(tokens, key, "token_sweep")) for key in TOKEN_LISTS}) != 1:
+        raise ValueError("tensor-parallel record: the token_sweep lists differ in length")
     return analysis.strict(record, "tensor-parallel record")
 
 

@@ -11,7 +11,7 @@ record carries the GPU environment. The NCCL path has not been run by this proje
 more GPUs (its machines have none, or one).
 
 On every rank the same whole layer (``measure.tp_layer``) is built from one seed and split
-over the ranks. Four things are taken:
+over the ranks. Five things are taken:
 
 1. **correctness**: the split layer's output and input gradient against the whole layer's;
 2. **counts**: every collective of one forward and backward pass, without and with sequence
@@ -21,7 +21,9 @@ over the ranks. Four things are taken:
 4. **a sweep over h**: the whole layer's forward and backward pass on rank 0 alone (t = 1),
    with one rank's threads and with all ranks' threads, the split layer's on all ranks, and the
    all-reduces it issued, alone (zero buffers made beforehand); the split layer's time less
-   its all-reduces', repetition by repetition, is what it spends besides them.
+   its all-reduces', repetition by repetition, is what it spends besides them;
+5. **a sweep over b·s**: the same at one width for several sequence lengths, since the
+   article's R = t·P·d/(18·h·B) claims that b·s cancels out.
 
 Timing as in ``measure.worker``: a barrier before each repetition, the slowest rank's time,
 warm-up repetitions dropped. Rank 0 writes the record atomically. Times in ms, sizes in bytes.
@@ -39,11 +41,12 @@ import torch.distributed as dist
 from measure import analysis, tp_analysis, tp_layer
 from measure.worker import Ranks, environment, refuse_one_rank
 
-#: The layer's input (b, s) at every width, and the widths h of the sweep.
+#: The layer's input (b, s) at every width, and the widths h of the sweep; then, at one width
+#: (``token_hidden``), the sequence lengths s of the sweep over b·s.
 FULL = {"batch": 2, "seq_len": 64, "hidden": [128, 256, 512, 1024, 2048], "count_hidden": 256,
-        "warmup": 3, "repeats": 15}
+        "token_hidden": 512, "token_seq_lens": [16, 64, 256, 1024], "warmup": 3, "repeats": 15}
 QUICK = {"batch": 2, "seq_len": 32, "hidden": [128, 256], "count_hidden": 128,
-         "warmup": 1, "repeats": 3}
+         "token_hidden": 128, "token_seq_lens": [16, 64], "warmup": 1, "repeats": 3}
 #: The all-reduce message at which B is taken: large enough for the bandwidth to dominate.
 BANDWIDTH_BYTES = 16 * 2 ** 20
 BANDWIDTH_BYTES_QUICK = 2 ** 20
@@ -110,47 +113,72 @@ def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
             "bandwidth_bytes_per_s": v_bytes / (allreduce_ms / 1e3)}
 
 
-def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
-    """Medians over h of: the whole layer on rank 0 with one rank's threads (``one_ms``) and
-    with all ranks' threads (``one_all_threads_ms``; on a GPU the same GPU, the CPU threads
-    being all that changes), the others idle; the split layer on all
-    ranks (``tp_ms``); its ``allreduces`` all-reduces of b·s·h floats alone (``comm_ms``,
-    buffers made beforehand); and, repetition by repetition, the split layer's time less its
-    all-reduces' (``rest_ms``, with its p10 and p90): what the split layer spends besides
-    the all-reduces timed alone."""
-    keys = ("hidden", "one_ms", "one_all_threads_ms", "tp_ms", "comm_ms", "rest_ms",
-            "rest_p10_ms", "rest_p90_ms")
-    rows = {key: [] for key in keys}
+#: What ``timed_layer`` gives at one (b, s, h), one list each in a sweep's record.
+TIMED = ("one_ms", "one_all_threads_ms", "tp_ms", "comm_ms", "rest_ms", "rest_p10_ms",
+         "rest_p90_ms")
+
+
+def timed_layer(ranks: Ranks, plan: dict, batch: int, seq_len: int, hidden: int,
+                allreduces: int) -> dict:
+    """At input (``batch``, ``seq_len``) and width ``hidden``, the medians of: the whole layer
+    on rank 0 with one rank's threads (``one_ms``) and with all ranks' threads
+    (``one_all_threads_ms``; on a GPU the same GPU, the CPU threads being all that changes),
+    the others idle; the split layer on all ranks (``tp_ms``); its ``allreduces`` all-reduces
+    of b·s·h floats alone (``comm_ms``, buffers made beforehand); and, repetition by
+    repetition, the split layer's time less its all-reduces' (``rest_ms``, with its p10 and
+    p90): what the split layer spends besides the all-reduces timed alone."""
     own_threads, all_threads = torch.get_num_threads(), torch.get_num_threads() * ranks.size
+    whole = tp_layer.build(hidden).to(ranks.device)
+    split = tp_layer.parallel(whole, ranks.size, False, ranks.device.type)
+    x = tp_layer.seeded_input(batch, seq_len, hidden, ranks.device)
+    buffers = [torch.zeros(x.shape, device=ranks.device) for _ in range(allreduces)]
+
+    def the_allreduces():
+        for buffer in buffers:
+            dist.all_reduce(buffer)
+
+    def with_all_threads():
+        torch.set_num_threads(all_threads)
+        try:
+            fwd_bwd(whole, x)
+        finally:
+            torch.set_num_threads(own_threads)
+
+    times = ranks.timed({"one": (lambda: fwd_bwd(whole, x), False),
+                         "one_all_threads": (with_all_threads, False),
+                         "tp": (lambda: fwd_bwd(split, x), True),
+                         "comm": (the_allreduces, True)},
+                        plan["warmup"], plan["repeats"])
+    rest = analysis.summary([t - c for t, c in zip(times["tp"], times["comm"])])
+    medians = {f"{name}_ms": analysis.summary(times[name])["median_ms"]
+               for name in ("one", "one_all_threads", "tp", "comm")}
+    return medians | {"rest_ms": rest["median_ms"], "rest_p10_ms": rest["p10_ms"],
+                      "rest_p90_ms": rest["p90_ms"]}
+
+
+def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
+    """``timed_layer`` over the widths h, at the plan's b and s: one list per quantity."""
+    rows = {key: [] for key in ("hidden", *TIMED)}
     for hidden in plan["hidden"]:
-        whole = tp_layer.build(hidden).to(ranks.device)
-        split = tp_layer.parallel(whole, ranks.size, False, ranks.device.type)
-        x = tp_layer.seeded_input(plan["batch"], plan["seq_len"], hidden, ranks.device)
-        buffers = [torch.zeros(x.shape, device=ranks.device) for _ in range(allreduces)]
-
-        def the_allreduces():
-            for buffer in buffers:
-                dist.all_reduce(buffer)
-
-        def with_all_threads():
-            torch.set_num_threads(all_threads)
-            try:
-                fwd_bwd(whole, x)
-            finally:
-                torch.set_num_threads(own_threads)
-
-        times = ranks.timed({"one": (lambda: fwd_bwd(whole, x), False),
-                             "one_all_threads": (with_all_threads, False),
-                             "tp": (lambda: fwd_bwd(split, x), True),
-                             "comm": (the_allreduces, True)},
-                            plan["warmup"], plan["repeats"])
-        rest = analysis.summary([t - c for t, c in zip(times["tp"], times["comm"])])
+        timed = timed_layer(ranks, plan, plan["batch"], plan["seq_len"], hidden, allreduces)
         rows["hidden"].append(hidden)
-        for name in ("one", "one_all_threads", "tp", "comm"):
-            rows[f"{name}_ms"].append(analysis.summary(times[name])["median_ms"])
-        rows["rest_ms"].append(rest["median_ms"])
-        rows["rest_p10_ms"].append(rest["p10_ms"])
-        rows["rest_p90_ms"].append(rest["p90_ms"])
+        for key in TIMED:
+            rows[key].append(timed[key])
+    return rows
+
+
+def token_sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
+    """``timed_layer`` over the sequence lengths s at the plan's b and one width h: the
+    article's R has neither b nor s in it, since its communication and its computation both
+    grow in proportion to b·s, and this sweep asks whether the layer's do."""
+    rows = {"hidden": plan["token_hidden"], "batch": plan["batch"], "seq_len": []}
+    rows |= {key: [] for key in TIMED}
+    for seq_len in plan["token_seq_lens"]:
+        timed = timed_layer(ranks, plan, plan["batch"], seq_len, plan["token_hidden"],
+                            allreduces)
+        rows["seq_len"].append(seq_len)
+        for key in TIMED:
+            rows[key].append(timed[key])
     return rows
 
 
@@ -180,7 +208,8 @@ def main(argv=None) -> int:
             "schema": tp_analysis.SCHEMA,
             "environment": environment(ranks, args.backend),
             "protocol": {key: plan[key] for key in
-                         ("batch", "seq_len", "hidden", "count_hidden", "warmup", "repeats")}
+                         ("batch", "seq_len", "hidden", "count_hidden", "token_hidden",
+                          "token_seq_lens", "warmup", "repeats")}
             | {"dtype": "float32", "bytes_per_value": 4, "heads": tp_layer.HEADS,
                "mlp_factor": tp_layer.MLP_FACTOR, "quick": args.quick,
                "baseline": "the whole layer on rank 0 alone, with the same threads per rank"},
@@ -189,8 +218,9 @@ def main(argv=None) -> int:
             "collectives": {"tp": counts(ranks, plan, False), "sp": counts(ranks, plan, True)},
             "peak": peak(ranks, plan, args.quick),
         }
-        record["sweep"] = sweep(ranks, plan, sum(event["kind"] == "all_reduce"
-                                                 for event in record["collectives"]["tp"]))
+        allreduces = sum(event["kind"] == "all_reduce" for event in record["collectives"]["tp"])
+        record["sweep"] = sweep(ranks, plan, allreduces)
+        record["token_sweep"] = token_sweep(ranks, plan, allreduces)
         record["protocol"]["seconds"] = round(time.perf_counter() - started, 1)
         if ranks.rank == 0:
             tp_analysis.write_record(args.out, record)

@@ -76,6 +76,7 @@ def synthetic(t=2):
             "interop_threads": 2, "pinned_cores_rank0": None, "gpu": None}
     return {"schema": tp_analysis.SCHEMA, "environment": env,
             "protocol": {"batch": B, "seq_len": S, "hidden": [64, 128], "count_hidden": H,
+                         "token_hidden": H, "token_seq_lens": [S, 4 * S],
                          "warmup": 1, "repeats": 3, "dtype": "float32", "bytes_per_value": D,
                          "heads": 8, "quick": True},
             "correctness": {plan: {"output": 0.0, "input_grad": 0.0} for plan in ("tp", "sp")},
@@ -87,7 +88,11 @@ def synthetic(t=2):
                      "allreduce_ms": 1.0},
             "sweep": {"hidden": [64, 128], "one_ms": [10.0, 30.0], "one_all_threads_ms": [6.0, 16.0],
                       "tp_ms": [8.0, 20.0], "comm_ms": [2.0, 4.0], "rest_ms": [6.0, 16.0],
-                      "rest_p10_ms": [5.0, 15.0], "rest_p90_ms": [7.0, 17.0]}}
+                      "rest_p10_ms": [5.0, 15.0], "rest_p90_ms": [7.0, 17.0]},
+            "token_sweep": {"hidden": H, "batch": B, "seq_len": [S, 4 * S],
+                            "one_ms": [10.0, 30.0], "one_all_threads_ms": [6.0, 16.0],
+                            "tp_ms": [8.0, 20.0], "comm_ms": [2.0, 4.0], "rest_ms": [6.0, 16.0],
+                            "rest_p10_ms": [5.0, 15.0], "rest_p90_ms": [7.0, 17.0]}}
 
 
 @pytest.mark.parametrize("t", [2, 4])
@@ -152,12 +157,59 @@ def test_the_sweep_sets_the_measured_ratio_against_the_articles_r_by_hand():
     assert row["attention_share"] == pytest.approx(8 / 384)
 
 
+def test_the_sweep_over_b_s_sets_each_measured_ratio_against_one_r_by_hand():
+    """h = 64, t = 2, P = 1e11, B = 1e9, d = 4, b = 2: the article's R is 0.6944 at s = 8 and
+    at s = 32 alike; measured R = 2/6 and 4/16; the predicted comm at s = 32 is four times the
+    one at s = 8, 4·2·32·64·4/1e9 s = 0.065536 ms."""
+    rows = tp_analysis.token_rows(synthetic())
+    assert [row["tokens"] for row in rows] == [16, 64]
+    assert [row["predicted_ratio"] for row in rows] == pytest.approx([8e11 / (18 * 64 * 1e9)] * 2)
+    assert [row["ratio"] for row in rows] == pytest.approx([1 / 3, 1 / 4])
+    assert rows[1]["predicted_comm_ms"] == pytest.approx(4 * 2 * 32 * 64 * 4 / 1e9 * 1e3)
+
+
+def test_the_words_of_the_b_s_sweep_follow_the_record():
+    """Measured R 1/3 and 1/4 (largest under 1.25 times the smallest: flat), 0.6944 by the
+    formula (the last 0.36 times it: not close); per token, 6/16 and 16/64 ms of computation,
+    2/16 and 4/64 of all-reduces: both fall. Then R 0.6 and 0.7: flat and close (factor
+    1.008); R 0.3 and 0.7: not flat; per-token computation that grows while the all-reduces'
+    falls: not both falling."""
+    seen = tp_analysis.token_readings(synthetic())
+    assert (seen["flat"], seen["close"], seen["per_token_falls"]) == (False, False, True)
+    assert seen["factor"] == pytest.approx(0.25 / (8e11 / (18 * 64 * 1e9)))
+    record = synthetic()
+    record["token_sweep"]["comm_ms"] = [0.6 * 6.0, 0.7 * 16.0]
+    seen = tp_analysis.token_readings(record)
+    assert (seen["flat"], seen["close"]) == (True, True)
+    record["token_sweep"]["comm_ms"] = [0.3 * 6.0, 0.7 * 16.0]
+    assert not tp_analysis.token_readings(record)["flat"]
+    # computation 1/16 then 16/64 ms per token (grows), all-reduces 2/16 then 4/64 (falls)
+    record["token_sweep"] |= {"rest_ms": [1.0, 16.0], "comm_ms": [2.0, 4.0]}
+    assert not tp_analysis.token_readings(record)["per_token_falls"]
+
+
+def test_every_word_the_b_s_sweep_can_choose_is_in_every_edition():
+    """Each alternative token_readings can name has its words in all four editions, with the
+    English slots."""
+    import re
+    import words
+    english = words.edition("en")["words"]
+    for lang in words.LANGUAGES:
+        said = words.edition(lang)["words"]
+        for key in ("tpm_tokens_flat", "tpm_tokens_vary", "tpm_tokens_close", "tpm_tokens_far",
+                    "tpm_per_token_falls", "tpm_per_token_not"):
+            assert set(re.findall(r"\{\w+\}", said[key])) == \
+                set(re.findall(r"\{\w+\}", english[key])), (lang, key)
+
+
 @pytest.mark.parametrize("path, expected", [
     (("schema",), "record.schema is missing"),
     (("peak", "flops_per_s"), "peak.flops_per_s is missing"),
     (("collectives", "sp"), "collectives.sp is missing"),
     (("correctness", "tp", "input_grad"), "correctness.tp.input_grad is missing"),
     (("sweep", "comm_ms"), "sweep.comm_ms is missing"),
+    (("token_sweep", "rest_ms"), "token_sweep.rest_ms is missing"),
+    (("protocol", "token_seq_lens"), "protocol.token_seq_lens is missing"),
 ])
 def test_a_malformed_record_is_refused_by_name(path, expected):
     record = copy.deepcopy(synthetic())
@@ -261,6 +313,13 @@ def test_a_quick_tensor_parallel_run_on_two_ranks(tmp_path):
     assert gathers == [(whole // t, whole)] * 4 and scatters == [(whole, whole // t)] * 4
     assert len(sp) == 8 and sorted(c["pass"] for c in sp) == ["backward"] * 4 + ["forward"] * 4
     assert "agrees" in stdout and "record:" in stdout
+    # The sweep over b·s: the quick plan's sequence lengths at its one width, b·s by hand.
+    from measure.tp_worker import QUICK
+    tokens = record["token_sweep"]
+    assert (tokens["hidden"], tokens["seq_len"]) == (QUICK["token_hidden"], QUICK["token_seq_lens"])
+    assert [row["tokens"] for row in tp_analysis.token_rows(record)] == \
+        [protocol["batch"] * s for s in QUICK["token_seq_lens"]]
+    assert "b·s = " in stdout
     assert sorted(p.name for p in folder.iterdir()) == ["quick.json"]
 
 

@@ -1,5 +1,5 @@
 # The code of section tp-13-counted, which its four editions run; edit it here, then `make notebooks`.
-# 4 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# 5 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
 # %% parameters: counted
 
 # %% glue [hide-cell]
@@ -97,6 +97,30 @@ few_tokens, many_tokens = (min(batches) * gpu_probe["protocol"]["seq_len"],
 page.glue("tpg_tokens_few", few_tokens)
 page.glue("tpg_tokens_many", many_tokens)
 page.glue("tpg_tokens_factor", many_tokens / few_tokens, 0)
+tokens = tp_analysis.token_rows(record)
+token_seen = tp_analysis.token_readings(record)
+few, most = tokens[0], tokens[-1]
+page.glue("tpm_token_hidden", record["token_sweep"]["hidden"])
+page.glue("tpm_token_batch", record["token_sweep"]["batch"])
+page.glue("tpm_token_points", len(tokens))
+page.glue("tpm_token_min", few["tokens"])
+page.glue("tpm_token_max", most["tokens"])
+page.glue("tpm_token_predicted_ratio", few["predicted_ratio"], 3)
+measured_ratios = [row["ratio"] for row in tokens if row["ratio"] is not None]
+page.glue("tpm_token_ratio_min", min(measured_ratios, default=None), 3)
+page.glue("tpm_token_ratio_max", max(measured_ratios, default=None), 3)
+page.glue("tpm_token_spread", page.word("tpm_tokens_flat" if token_seen["flat"]
+                                        else "tpm_tokens_vary"))
+page.glue("tpm_token_largest", page.word(
+    "tpm_tokens_close" if token_seen["close"] else "tpm_tokens_far").format(
+    tokens=page.num(most["tokens"], 0),
+    pct=page.pct(abs(token_seen["factor"] - 1), 0) if token_seen["factor"] is not None else "–",
+    factor=page.num(token_seen["factor"], 1) if token_seen["factor"] is not None else "–"))
+for name, row in (("first", few), ("last", most)):
+    page.glue(f"tpm_token_calc_{name}_us", 1e3 * row["calc_ms"] / row["tokens"], 0)
+    page.glue(f"tpm_token_comm_{name}_us", 1e3 * row["comm_ms"] / row["tokens"], 1)
+page.glue("tpm_token_per_token", page.word("tpm_per_token_falls" if token_seen["per_token_falls"]
+                                           else "tpm_per_token_not"))
 page.glue("tpg_floor_few_ms", few_at[min(widths), max(degrees)]["ms"], 1)
 page.glue("tpg_floor_many_ms", many_at[min(widths), max(degrees)]["ms"], 1)
 page.glue("tpg_efficiency_max_many", many_at[max(widths), max(degrees)]["efficiency"], 2)
@@ -126,6 +150,12 @@ page.table(["h", "R", "t·P·d/(18·h·B)", f"T(1)/T({t})", f"T(1), {t}× thread
 
 # %% figure-tp-measured
 page.figure(figure_tp_measured, tp_analysis.figure_data(record))
+
+# %% table-tokens
+page.table(["b·s", "T_comm (ms)", "T_calc (ms)", "R", "t·P·d/(18·h·B)"],
+           [[row["tokens"], page.cell(row["comm_ms"], 1), page.cell(row["calc_ms"], 1),
+             page.cell(row["ratio"], 3) if row["ratio"] is not None else "–",
+             page.cell(row["predicted_ratio"], 3)] for row in tokens])
 
 # %% table-gpu-shares
 page.table(["h", "t", "T(t) (ms)", "T(1)/(t·T(t))"],
