@@ -300,6 +300,8 @@ def model_speedup(record: dict, c_ms: float, eta: float) -> float:
 TAIL_MEAN_FRACTION, TAIL_SKEW = 0.05, 2.0
 #: A rank's wait inside the all-reduce is "a small part" of it below this fraction.
 SMALL_WAIT_FRACTION = 1 / 3
+#: The fitted line "passes through" the step's own message timed alone within this fraction.
+LINE_THROUGH = 0.05
 
 
 def _side(value: float, reference: float, names=("below", "equal", "above")) -> str:
@@ -316,8 +318,8 @@ def readings(record: dict, held: dict) -> dict:
       median, or p90 more than TAIL_SKEW times as far above it as p10 is below);
     - ``vs_wide``, ``vs_own``: whether the split's T_n is faster or slower than one rank with
       every rank's threads, and than one rank with its own;
-    - ``line_vs_v``: whether the fitted line passes below or above the step's own message
-      timed alone in the sweep;
+    - ``line_vs_v``: whether the fitted line passes below, through (within LINE_THROUGH) or
+      above the step's own message timed alone in the sweep;
     - ``wait_small``: whether every rank's median wait is under SMALL_WAIT_FRACTION of the
       shortest all-reduce phase;
     - ``held_main``: the held-out main prediction within the noise, or outside it too
@@ -344,7 +346,8 @@ def readings(record: dict, held: dict) -> dict:
         "long_tail": abs(two["mean_ms"] / two["median_ms"] - 1) >= TAIL_MEAN_FRACTION or skew,
         "vs_wide": "faster" if two["median_ms"] < main["one_wide"]["median_ms"] else "slower",
         "vs_own": "faster" if two["median_ms"] < main["one"]["median_ms"] else "slower",
-        "line_vs_v": "below" if comparison["comm_ms"] < at_v else "above",
+        "line_vs_v": "through" if abs(comparison["comm_ms"] / at_v - 1) < LINE_THROUGH
+        else ("below" if comparison["comm_ms"] < at_v else "above"),
         "wait_small": max(trace["wait_ms"]) < SMALL_WAIT_FRACTION * min(trace["allreduce_ms"]),
         "held_main": "within" if held["main"]["within_noise"]
         else ("optimistic" if held["main"]["error"] < 0 else "pessimistic"),

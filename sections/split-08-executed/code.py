@@ -42,7 +42,7 @@ page.glue("ring_factor_8", ring_factor(8), 2)
 page.glue("article_b_gb_per_s", article["b_bytes_per_s"] / 1e9, 0)
 page.glue("ell_ratio", fit["ell_ms"] / article["ell_ms"], 0)
 page.glue("b_ratio", article["b_bytes_per_s"] / fit["bandwidth_bytes_per_s"], 1)
-page.glue("predicted_comm_ms", comparison["comm_ms"], 2)
+page.glue("predicted_comm_ms", comparison["comm_ms"], 3)
 for key in ("two_ms", "speedup", "break_even_c_ms"):
     page.glue(f"predicted_{key}", comparison[key]["predicted"], 3 if key == "speedup" else 2)
     page.glue(f"measured_{key}", comparison[key]["measured"], 3 if key == "speedup" else 2)
@@ -56,7 +56,7 @@ page.glue("trace_allreduce_min_ms", min(trace["allreduce_ms"]), 2)
 page.glue("trace_allreduce_max_ms", max(trace["allreduce_ms"]), 2)
 page.glue("wait_max_ms", max(trace["wait_ms"]), 2)
 page.glue("v_measured_ms", record["allreduce"]["median_ms"][
-    record["allreduce"]["sizes_bytes"].index(main["v_bytes"])], 2)
+    record["allreduce"]["sizes_bytes"].index(main["v_bytes"])], 3)
 page.glue("main_half_ms", main["half"]["median_ms"], 1)
 page.glue("main_c_ms", main["c"]["median_ms"], 1)
 page.glue("main_two_p10_ms", main["two"]["p10_ms"], 2)
@@ -83,7 +83,8 @@ for key, baseline in (("vs_wide", "one_wide"), ("vs_own", "one")):
     ratio = main[baseline]["median_ms"] / two_ms
     page.glue(key, page.word(f"measured_split_{seen[key]}").format(
         ratio=page.num(ratio if seen[key] == "faster" else 1 / ratio, 3)))
-page.glue("line_vs_v", page.word(f"measured_line_{seen['line_vs_v']}"))
+page.glue("line_vs_v", page.word(f"measured_line_{seen['line_vs_v']}").format(
+    pct=page.pct(analysis.LINE_THROUGH, 0)))
 page.glue("wait_share", page.word("measured_wait_small" if seen["wait_small"]
                                   else "measured_wait_large"))
 page.glue("held_main_verdict", page.word(f"measured_held_{seen['held_main']}"))
