@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import panel  # noqa: E402
 import words  # noqa: E402
 from purge_css import purge_site  # noqa: E402
-from pdf_edition import CHROMIUM_ARGS, print_edition  # noqa: E402,F401 (site_build reads the flags)
+from pdf_edition import CHROMIUM_ARGS, Printer, print_edition  # noqa: E402,F401 (site_build reads the flags)
 BUILD = ROOT / "_build"
 #: The Chromium that prints the PDF editions (BOOK_CHROMIUM names another, e.g. on macOS).
 CHROMIUM = os.environ.get("BOOK_CHROMIUM", "/usr/bin/chromium")
@@ -126,8 +126,9 @@ def publish_source() -> None:
             archive.addfile(info, io.BytesIO(data))
     target = BUILD / "html" / SOURCE_ARCHIVE
     target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0,
-                                                    filename="") as packed:
+    # compression level 6: half the time of 9 for 1 % more bytes
+    with open(target, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="",
+                                                    compresslevel=6) as packed:
         packed.write(buffer.getvalue())
 
 
@@ -205,23 +206,30 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     # of contents) rebuilds the whole edition from a fresh environment.
     stamp, inputs = BUILD / "doctrees" / lang / "site-inputs.sha256", site_inputs_digest()
     fresh = not stamp.exists() or stamp.read_text() != inputs
-    status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
-                          noconfig=True, confoverrides=overrides, builder="html",
-                          doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
-                          force_all=fresh, warningiserror=True, quiet=True, jobs=jobs)
-    if status:
-        raise SystemExit(f"{lang}: Sphinx html build failed ({status})")
-    stamp.write_text(inputs)
-    prune_images(BUILD / "html" / lang)
-    purge_site(BUILD / "html" / lang, BUILD / "whole-css" / lang)
-    if html_only:
-        return
-    if not pathlib.Path(CHROMIUM).exists():
-        print(no_printer_notice(lang), file=sys.stderr)
-        return
-    print_edition(BUILD / "html" / lang, edition_pages(toc), BUILD / "pdf" / lang,
-                  BUILD / "html" / lang / pdf_name(lang), own["title"],
-                  own["sphinx_language"].replace("_", "-"), CHROMIUM)
+    printing = not html_only and pathlib.Path(CHROMIUM).exists()
+    # Chromium starts while Sphinx builds (pdf_edition.Printer), ready for the pages it wrote.
+    printer = Printer(CHROMIUM) if printing else None
+    try:
+        status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
+                              noconfig=True, confoverrides=overrides, builder="html",
+                              doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
+                              force_all=fresh, warningiserror=True, quiet=True, jobs=jobs)
+        if status:
+            raise SystemExit(f"{lang}: Sphinx html build failed ({status})")
+        stamp.write_text(inputs)
+        prune_images(BUILD / "html" / lang)
+        purge_site(BUILD / "html" / lang, BUILD / "whole-css" / lang)
+        if html_only:
+            return
+        if not printing:
+            print(no_printer_notice(lang), file=sys.stderr)
+            return
+        print_edition(BUILD / "html" / lang, edition_pages(toc), BUILD / "pdf" / lang,
+                      BUILD / "html" / lang / pdf_name(lang), own["title"],
+                      own["sphinx_language"].replace("_", "-"), printer)
+    finally:
+        if printer is not None:
+            printer.close()
 
 
 def edition_pages(toc: dict) -> list:

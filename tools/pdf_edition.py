@@ -17,7 +17,9 @@ import html
 import json
 import os
 import pathlib
+import queue
 import re
+import threading
 import urllib.parse
 import warnings
 
@@ -78,30 +80,75 @@ def outdated(site: pathlib.Path, pages: list, parts: pathlib.Path) -> list:
     return [page for page in pages if not current(page)]
 
 
-def print_parts(site: pathlib.Path, pages: list, parts: pathlib.Path, chromium: str) -> None:
-    """Print each of ``pages`` to its part, in one browser tab in print media, each written
-    whole (through a temporary file) with the digest it was printed from. (Several browsers at
-    once print no faster on this machine: most of each page's time is loading the theme's
-    styles and scripts.)"""
-    from playwright.sync_api import sync_playwright
+def print_tab(browser):
+    """A tab of ``browser`` for printing: in print media, so that each page is laid out for
+    print from its load on (otherwise it is laid out for the screen on load and again for
+    print: the same PDF, about a quarter slower)."""
+    tab = browser.new_page()
+    tab.emulate_media(media=MEDIA)
+    return tab
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+
+def print_with(tab, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
+    """Print each of ``pages`` to its part in ``tab`` (``print_tab``), each written whole
+    (through a temporary file) with the digest it was printed from. (Several browsers at once
+    print no faster on this machine: most of each page's time is loading the theme's styles
+    and scripts.)"""
+    for page in pages:
+        target, digest = part_file(parts, page), part_digest(site, page)
+        tab.goto((site / f"{page}.html").resolve().as_uri())
+        tab.evaluate(OPEN_GROUPS)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tab.pdf(path=str(tmp), **PAGE_SETUP)
+        tmp.replace(target)
+        target.with_suffix(".sha256").write_text(digest)
+
+
+class Printer:
+    """Headless Chromium, started in a thread of its own as soon as the printer is made, so that
+    its start (about a second) overlaps what the caller does meanwhile: the Sphinx build whose
+    pages it will print. ``print_parts`` hands it the pages once and waits for them; ``close``
+    ends it (a printer given nothing to print ignores a browser that failed to start: nothing
+    needed it). Playwright's synchronous API stays on the thread that started it."""
+
+    def __init__(self, chromium: str):
+        self.jobs, self.done, self.given = queue.Queue(), queue.Queue(), False
+        self.thread = threading.Thread(target=self._run, args=(chromium,), daemon=True)
+        self.thread.start()
+
+    def _run(self, chromium: str) -> None:
+        from playwright.sync_api import sync_playwright
         try:
-            tab = browser.new_page()
-            # Laid out for print from the start: otherwise each page is laid out for the screen
-            # on load and again for print (the same PDF, about a quarter slower).
-            tab.emulate_media(media=MEDIA)
-            for page in pages:
-                target, digest = part_file(parts, page), part_digest(site, page)
-                tab.goto((site / f"{page}.html").resolve().as_uri())
-                tab.evaluate(OPEN_GROUPS)
-                tmp = target.with_suffix(f".{os.getpid()}.tmp")
-                tab.pdf(path=str(tmp), **PAGE_SETUP)
-                tmp.replace(target)
-                target.with_suffix(".sha256").write_text(digest)
-        finally:
-            browser.close()
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+                try:
+                    tab = print_tab(browser)
+                    job = self.jobs.get()
+                    if job is not None:
+                        print_with(tab, *job)
+                finally:
+                    browser.close()
+        except BaseException as error:     # handed to the caller's thread, raised there
+            self.done.put(error)
+        else:
+            self.done.put(None)
+
+    def print_parts(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
+        """Print ``pages`` (``print_with``); raise what went wrong in the printer's thread."""
+        self.given = True
+        self.jobs.put((site, pages, parts))
+        error = self.done.get()
+        self.thread.join()
+        if error is not None:
+            raise error
+
+    def close(self) -> None:
+        """End the printer if it was given nothing to print."""
+        if not self.given:
+            self.given = True
+            self.jobs.put(None)
+            self.done.get()
+            self.thread.join()
 
 
 def page_title(site: pathlib.Path, page: str) -> str:
@@ -207,10 +254,10 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
 
 
 def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path,
-                  title: str, language: str, chromium: str = "/usr/bin/chromium") -> list:
+                  title: str, language: str, printer: Printer) -> list:
     """Bring ``pdf`` up to date with the HTML pages of ``site``: print the parts of the pages
-    that changed, merge when anything was printed
-    or the PDF is missing, and log which parts were printed. Returns those pages."""
+    that changed (with ``printer``, which this ends), merge when anything was printed or the
+    PDF is missing, and log which parts were printed. Returns those pages."""
     parts.mkdir(parents=True, exist_ok=True)
     kept = {part_file(parts, page).name for page in pages}
     for old in parts.glob("*.pdf"):   # the parts of pages the edition no longer has
@@ -219,7 +266,8 @@ def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pat
             old.with_suffix(".sha256").unlink(missing_ok=True)
     stale = outdated(site, pages, parts)
     if stale:
-        print_parts(site, stale, parts, chromium)
+        printer.print_parts(site, stale, parts)
+    printer.close()
     if stale or not pdf.exists():
         merge(site, pages, parts, pdf, title, language)
     (parts / PRINTED_LOG).write_text(json.dumps({"printed": stale}, indent=1) + "\n")
