@@ -298,7 +298,9 @@ def model_speedup(record: dict, c_ms: float, eta: float) -> float:
 #: The mean of T₂ within this fraction of its median, and p90 no more than this many times as
 #: far above the median as p10 is below it: a spread on both sides, not a long tail.
 TAIL_MEAN_FRACTION, TAIL_SKEW = 0.05, 2.0
-#: A rank's wait inside the all-reduce is "a small part" of it below this fraction.
+#: The mean "equals" the median within this fraction (it would print as 0.0 %).
+MEAN_EQUAL = 0.0005
+#: A rank's wait inside its all-reduce phase is "a small part" of it below this fraction.
 SMALL_WAIT_FRACTION = 1 / 3
 #: The fitted line "passes through" the step's own message timed alone within this fraction.
 LINE_THROUGH = 0.05
@@ -309,24 +311,35 @@ def _side(value: float, reference: float, names=("below", "equal", "above")) -> 
     return names[(value > reference) - (value < reference) + 1]
 
 
+def movement(start: float | None, goal: float | None, moved: float | None) -> str:
+    """Where ``moved`` lies, seen from ``start``, against ``goal``: ``toward`` it (at most all
+    the way), ``past`` it, ``away`` from it; ``none`` when a point is missing or start is
+    the goal."""
+    if None in (start, goal, moved) or goal == start:
+        return "none"
+    share = (moved - start) / (goal - start)
+    return "away" if share <= 0 else ("toward" if share <= 1 else "past")
+
+
 def readings(record: dict, held: dict) -> dict:
     """What the record shows, where the section's words depend on it (each value names the
     words split-08 uses), from the record and its held-out prediction (``held_out``):
 
-    - ``mean_side``: the mean of T₂ below, equal to or above its median;
+    - ``mean_side``: the mean of T₂ below, equal to (within MEAN_EQUAL) or above its median;
     - ``long_tail``: whether T₂ has a long tail (mean more than TAIL_MEAN_FRACTION from the
       median, or p90 more than TAIL_SKEW times as far above it as p10 is below);
     - ``vs_wide``, ``vs_own``: whether the split's T_n is faster or slower than one rank with
       every rank's threads, and than one rank with its own;
     - ``line_vs_v``: whether the fitted line passes below, through (within LINE_THROUGH) or
       above the step's own message timed alone in the sweep;
-    - ``wait_small``: whether every rank's median wait is under SMALL_WAIT_FRACTION of the
-      shortest all-reduce phase;
+    - ``wait_small``: whether on every rank the median wait is under SMALL_WAIT_FRACTION of
+      that rank's all-reduce phase;
     - ``held_main``: the held-out main prediction within the noise, or outside it too
       optimistic (error < 0) or too pessimistic;
     - ``width_signs``: the held-out errors all negative, all positive, or mixed;
     - ``own_eta``: whether η measured per width moves the model's break-even point toward the
-      measured crossing or away from it (``none``: one of the two does not exist)."""
+      measured crossing (at most all the way), past it, or away from it (``none``: one of the
+      points does not exist)."""
     main, trace, sweep = record["main"], record["trace"], record["c_sweep"]
     two = main["two"]
     allreduce = record["allreduce"]
@@ -337,18 +350,17 @@ def readings(record: dict, held: dict) -> dict:
     own = crossing(sweep["c_ms"], [model_speedup(record, c, min(eta, 1.0))
                                    for c, eta in zip(sweep["c_ms"], sweep["eta"])])["c_ms"]
     before, after = (comparison["break_even_c_ms"][k] for k in ("predicted", "measured"))
-    if None in (own, before, after):
-        own_eta = "none"
-    else:
-        own_eta = "toward" if (own - before) * (after - before) > 0 else "away"
+    own_eta = movement(before, after, own)
     return {
-        "mean_side": _side(two["mean_ms"], two["median_ms"]),
+        "mean_side": "equal" if abs(two["mean_ms"] / two["median_ms"] - 1) < MEAN_EQUAL
+        else _side(two["mean_ms"], two["median_ms"]),
         "long_tail": abs(two["mean_ms"] / two["median_ms"] - 1) >= TAIL_MEAN_FRACTION or skew,
         "vs_wide": "faster" if two["median_ms"] < main["one_wide"]["median_ms"] else "slower",
         "vs_own": "faster" if two["median_ms"] < main["one"]["median_ms"] else "slower",
         "line_vs_v": "through" if abs(comparison["comm_ms"] / at_v - 1) < LINE_THROUGH
         else ("below" if comparison["comm_ms"] < at_v else "above"),
-        "wait_small": max(trace["wait_ms"]) < SMALL_WAIT_FRACTION * min(trace["allreduce_ms"]),
+        "wait_small": all(wait < SMALL_WAIT_FRACTION * phase
+                          for wait, phase in zip(trace["wait_ms"], trace["allreduce_ms"])),
         "held_main": "within" if held["main"]["within_noise"]
         else ("optimistic" if held["main"]["error"] < 0 else "pessimistic"),
         "width_signs": "negative" if all(e < 0 for e in errors)

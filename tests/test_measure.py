@@ -476,6 +476,8 @@ def test_the_words_of_the_spread_follow_the_record():
     assert readings_of(two(10.1, 9.0, 11.0))["mean_side"] == "above"
     assert readings_of(two(9.9, 9.0, 11.0))["mean_side"] == "below"
     assert readings_of(two(10.0, 9.0, 11.0))["mean_side"] == "equal"
+    assert readings_of(two(10.004, 9.0, 11.0))["mean_side"] == "equal"     # 0.04 %: "0.0 %"
+    assert readings_of(two(10.006, 9.0, 11.0))["mean_side"] == "above"     # 0.06 %: "0.1 %"
     assert not readings_of(two(10.1, 9.0, 11.0))["long_tail"]
     assert readings_of(two(10.6, 9.0, 11.0))["long_tail"]
     assert readings_of(two(10.1, 9.0, 13.0))["long_tail"]
@@ -497,8 +499,8 @@ def test_the_words_of_the_baselines_follow_the_record():
 
 def test_the_words_of_the_line_and_the_wait_follow_the_record():
     """The fitted line at the step's V, ℓ + V/B by hand, against the message timed alone 10 %
-    above or below it, and 1 % off (through it, within 5 %); the largest wait at a fifth and at
-    half of the shortest all-reduce."""
+    above or below it, and 1 % off (through it, within 5 %); a rank's wait at a fifth and at
+    half of its own all-reduce phase."""
     fit, main = RECORD["allreduce"]["fit"], RECORD["main"]
     line_ms = fit["ell_ms"] + 1000 * main["v_bytes"] / fit["bandwidth_bytes_per_s"]
     at_v = RECORD["allreduce"]["sizes_bytes"].index(main["v_bytes"])
@@ -512,9 +514,11 @@ def test_the_words_of_the_line_and_the_wait_follow_the_record():
 
     def waits(fraction):
         def change(record):
-            shortest = min(record["trace"]["allreduce_ms"])
-            record["trace"]["wait_ms"] = [0.0, fraction * shortest]
+            trace = record["trace"]
+            trace["allreduce_ms"] = [1.0, 3.0]               # the waiting rank's phase is 3 ms
+            trace["wait_ms"] = [0.0, fraction * 3.0]
         return change
+    # 0.6 ms is over a third of the other rank's 1 ms phase, but a fifth of its own: small
     assert readings_of(waits(0.2))["wait_small"]
     assert not readings_of(waits(0.5))["wait_small"]
 
@@ -535,14 +539,22 @@ def test_the_words_of_the_held_out_prediction_follow_its_errors():
 
 
 def test_the_words_of_eta_per_width_follow_where_it_moves_the_break_even_point():
-    """Toward the measured crossing when the model's C* with η per width lies on the measured
-    crossing's side of the model's own C*, away otherwise; worked out from the crossings."""
+    """Toward the measured crossing when the model's C* with η per width lies between the
+    model's own C* and the measured crossing, past it beyond, away on the other side: for the
+    record, worked out from its crossings, and by hand."""
     sweep, comparison = RECORD["c_sweep"], analysis.compare(RECORD)
     own = analysis.crossing(sweep["c_ms"], [analysis.model_speedup(RECORD, c, min(eta, 1.0))
-                                            for c, eta in zip(sweep["c_ms"], sweep["eta"])])
+                                            for c, eta in zip(sweep["c_ms"], sweep["eta"])])["c_ms"]
     predicted, measured = (comparison["break_even_c_ms"][k] for k in ("predicted", "measured"))
-    toward = (own["c_ms"] > predicted) == (measured > predicted)
-    assert readings_of()["own_eta"] == ("toward" if toward else "away")
+    share = (own - predicted) / (measured - predicted)
+    expected = "away" if share <= 0 else ("toward" if share <= 1 else "past")
+    assert readings_of()["own_eta"] == expected
+    # By hand, from C* = 1 toward a measured 3 ms: 2 ms is toward, 3 all the way, 4 past it,
+    # 0.5 away; and the same seen downward, from 3 toward 1.
+    assert [analysis.movement(1.0, 3.0, c) for c in (2.0, 3.0, 4.0, 0.5)] == \
+        ["toward", "toward", "past", "away"]
+    assert [analysis.movement(3.0, 1.0, c) for c in (2.0, 0.5, 4.0)] == ["toward", "past", "away"]
+    assert analysis.movement(1.0, None, 2.0) == analysis.movement(1.0, 1.0, 2.0) == "none"
 
 
 def test_every_word_split08_can_choose_is_in_every_edition():
@@ -554,6 +566,7 @@ def test_every_word_split08_can_choose_is_in_every_edition():
             "measured_line_through",
             "measured_wait_small", "measured_wait_large", "measured_held_within",
             "measured_held_optimistic", "measured_held_pessimistic", "measured_signs_negative",
+            "measured_own_eta_past",
             "measured_signs_positive", "measured_signs_mixed", "measured_own_eta_toward",
             "measured_own_eta_away", "measured_own_eta_none"]
     english = words.edition("en")["words"]
