@@ -333,7 +333,8 @@ def readings(record: dict, held: dict) -> dict:
     - ``line_vs_v``: whether the fitted line passes below, through (within LINE_THROUGH) or
       above the step's own message timed alone in the sweep;
     - ``wait_small``: whether on every rank the median wait is under SMALL_WAIT_FRACTION of
-      that rank's all-reduce phase;
+      that rank's all-reduce phase (None across nodes, where the ranks share no clock and the
+      record holds no wait);
     - ``held_main``: the held-out main prediction within the noise, or outside it too
       optimistic (error < 0) or too pessimistic;
     - ``width_signs``: the held-out errors all negative, all positive, or mixed;
@@ -359,8 +360,9 @@ def readings(record: dict, held: dict) -> dict:
         "vs_own": "faster" if two["median_ms"] < main["one"]["median_ms"] else "slower",
         "line_vs_v": "through" if abs(comparison["comm_ms"] / at_v - 1) < LINE_THROUGH
         else ("below" if comparison["comm_ms"] < at_v else "above"),
-        "wait_small": all(wait < SMALL_WAIT_FRACTION * phase
-                          for wait, phase in zip(trace["wait_ms"], trace["allreduce_ms"])),
+        "wait_small": None if trace["wait_ms"] is None
+        else all(wait < SMALL_WAIT_FRACTION * phase
+                 for wait, phase in zip(trace["wait_ms"], trace["allreduce_ms"])),
         "held_main": "within" if held["main"]["within_noise"]
         else ("optimistic" if held["main"]["error"] < 0 else "pessimistic"),
         "width_signs": "negative" if all(e < 0 for e in errors)

@@ -521,6 +521,8 @@ def test_the_words_of_the_line_and_the_wait_follow_the_record():
     # 0.6 ms is over a third of the other rank's 1 ms phase, but a fifth of its own: small
     assert readings_of(waits(0.2))["wait_small"]
     assert not readings_of(waits(0.5))["wait_small"]
+    # across nodes there is no common clock: no wait in the record, and no verdict on it
+    assert readings_of(lambda record: record["trace"].update(wait_ms=None))["wait_small"] is None
 
 
 def test_the_words_of_the_held_out_prediction_follow_its_errors():
@@ -557,6 +559,25 @@ def test_the_words_of_eta_per_width_follow_where_it_moves_the_break_even_point()
     assert analysis.movement(1.0, None, 2.0) == analysis.movement(1.0, 1.0, 2.0) == "none"
 
 
+@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
+def test_the_executed_section_shows_a_record_of_two_nodes(lang, tmp_path):
+    """Across nodes the ranks share no clock, so a record holds no wait (worker.measure_trace):
+    the page shows it anyway, the wait as the edition's word for 'none' and the sentence about
+    it as the one that says the record cannot tell."""
+    from test_notebook_code import execute_in_process
+    record = copy.deepcopy(RECORD)
+    record["environment"]["nodes"] = 2
+    record["trace"]["wait_ms"] = None
+    record["trace"]["repetitions"]["wait_ms"] = None
+    path = tmp_path / "two-nodes.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    glued = execute_in_process(ROOT / "notebooks" / lang / "split-08-executed.ipynb",
+                               {"record_name": str(path)})["page"].glued
+    said = words.edition(lang)["words"]
+    assert glued.wait_max_ms == said["none"]
+    assert glued.wait_share == said["measured_wait_unknown"]
+
+
 def test_every_word_split08_can_choose_is_in_every_edition():
     """Each alternative analysis.readings can name has its words in all four editions, with
     the same slots as the English."""
@@ -564,7 +585,8 @@ def test_every_word_split08_can_choose_is_in_every_edition():
             "measured_tail_none", "measured_tail_long", "measured_split_faster",
             "measured_split_slower", "measured_line_below", "measured_line_above",
             "measured_line_through",
-            "measured_wait_small", "measured_wait_large", "measured_held_within",
+            "measured_wait_small", "measured_wait_large", "measured_wait_unknown",
+            "measured_held_within",
             "measured_held_optimistic", "measured_held_pessimistic", "measured_signs_negative",
             "measured_own_eta_past",
             "measured_signs_positive", "measured_signs_mixed", "measured_own_eta_toward",

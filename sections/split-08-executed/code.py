@@ -54,7 +54,7 @@ page.glue("trace_sum_max_ms", max(steps), 1)
 page.glue("trace_half_ms", max(trace["half_ms"]), 1)
 page.glue("trace_allreduce_min_ms", min(trace["allreduce_ms"]), 2)
 page.glue("trace_allreduce_max_ms", max(trace["allreduce_ms"]), 2)
-page.glue("wait_max_ms", max(trace["wait_ms"]), 2)
+page.glue("wait_max_ms", None if trace["wait_ms"] is None else max(trace["wait_ms"]), 2)
 page.glue("v_measured_ms", record["allreduce"]["median_ms"][
     record["allreduce"]["sizes_bytes"].index(main["v_bytes"])], 3)
 page.glue("main_half_ms", main["half"]["median_ms"], 1)
@@ -85,8 +85,8 @@ for key, baseline in (("vs_wide", "one_wide"), ("vs_own", "one")):
         ratio=page.num(ratio if seen[key] == "faster" else 1 / ratio, 3)))
 page.glue("line_vs_v", page.word(f"measured_line_{seen['line_vs_v']}").format(
     pct=page.pct(analysis.LINE_THROUGH, 0)))
-page.glue("wait_share", page.word("measured_wait_small" if seen["wait_small"]
-                                  else "measured_wait_large"))
+page.glue("wait_share", page.word({True: "measured_wait_small", False: "measured_wait_large",
+                                   None: "measured_wait_unknown"}[seen["wait_small"]]))
 page.glue("held_main_verdict", page.word(f"measured_held_{seen['held_main']}"))
 page.glue("held_widths_signs", page.word(f"measured_signs_{seen['width_signs']}"))
 predicted_c, measured_c = (comparison["break_even_c_ms"][k] for k in ("predicted", "measured"))
