@@ -295,6 +295,13 @@ def model_speedup(record: dict, c_ms: float, eta: float) -> float:
     return predicted(record, c_ms, eta)["ledger"]["speedup"]
 
 
+def own_eta_speedups(record: dict) -> list:
+    """The model's speedup at each width of the C sweep with the η measured at that width
+    (capped at 1): the open circles of split-08's figure and its table's last column."""
+    sweep = record["c_sweep"]
+    return [model_speedup(record, c, min(eta, 1.0)) for c, eta in zip(sweep["c_ms"], sweep["eta"])]
+
+
 #: The mean of T₂ within this fraction of its median, and p90 no more than this many times as
 #: far above the median as p10 is below it: a spread on both sides, not a long tail.
 TAIL_MEAN_FRACTION, TAIL_SKEW = 0.05, 2.0
@@ -348,8 +355,7 @@ def readings(record: dict, held: dict) -> dict:
     comparison = compare(record)
     skew = two["p90_ms"] - two["median_ms"] >= TAIL_SKEW * (two["median_ms"] - two["p10_ms"])
     errors = [row["error"] for row in held.values()]
-    own = crossing(sweep["c_ms"], [model_speedup(record, c, min(eta, 1.0))
-                                   for c, eta in zip(sweep["c_ms"], sweep["eta"])])["c_ms"]
+    own = crossing(sweep["c_ms"], own_eta_speedups(record))["c_ms"]
     before, after = (comparison["break_even_c_ms"][k] for k in ("predicted", "measured"))
     own_eta = movement(before, after, own)
     return {
@@ -388,8 +394,7 @@ def figure_data(record: dict, points: int = 61) -> dict:
                                  for v in allreduce["sizes_bytes"]],
                       "step_v_bytes": record["main"]["v_bytes"]},
         "speedup": {"c_ms": sweep["c_ms"], "measured": sweep["speedup"],
-                    "model_own_eta": [model_speedup(record, c, min(eta, 1.0))
-                                      for c, eta in zip(sweep["c_ms"], sweep["eta"])],
+                    "model_own_eta": own_eta_speedups(record),
                     "grid_c_ms": grid,
                     "model": [model_speedup(record, c, comparison["eta_used"]) for c in grid],
                     "eta": comparison["eta_used"],

@@ -113,9 +113,9 @@ def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
             "bandwidth_bytes_per_s": v_bytes / (allreduce_ms / 1e3)}
 
 
-#: What ``timed_layer`` gives at one (b, s, h), one list each in a sweep's record.
-TIMED = ("one_ms", "one_all_threads_ms", "tp_ms", "comm_ms", "rest_ms", "rest_p10_ms",
-         "rest_p90_ms")
+#: What ``timed_layer`` gives at one (b, s, h): a sweep's lists after its varied quantity,
+#: named as the record's check names them.
+TIMED = tp_analysis.SWEEP_LISTS[1:]
 
 
 def timed_layer(ranks: Ranks, plan: dict, batch: int, seq_len: int, hidden: int,
@@ -156,30 +156,29 @@ def timed_layer(ranks: Ranks, plan: dict, batch: int, seq_len: int, hidden: int,
                       "rest_p90_ms": rest["p90_ms"]}
 
 
-def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
-    """``timed_layer`` over the widths h, at the plan's b and s: one list per quantity."""
-    rows = {key: [] for key in ("hidden", *TIMED)}
-    for hidden in plan["hidden"]:
-        timed = timed_layer(ranks, plan, plan["batch"], plan["seq_len"], hidden, allreduces)
-        rows["hidden"].append(hidden)
+def timed_rows(ranks: Ranks, plan: dict, shapes: list, allreduces: int) -> dict:
+    """``timed_layer`` at each (b, s, h) of ``shapes``: one list per quantity of TIMED."""
+    rows = {key: [] for key in TIMED}
+    for batch, seq_len, hidden in shapes:
+        timed = timed_layer(ranks, plan, batch, seq_len, hidden, allreduces)
         for key in TIMED:
             rows[key].append(timed[key])
     return rows
+
+
+def sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
+    """``timed_layer`` over the widths h, at the plan's b and s."""
+    shapes = [(plan["batch"], plan["seq_len"], hidden) for hidden in plan["hidden"]]
+    return {"hidden": list(plan["hidden"])} | timed_rows(ranks, plan, shapes, allreduces)
 
 
 def token_sweep(ranks: Ranks, plan: dict, allreduces: int) -> dict:
     """``timed_layer`` over the sequence lengths s at the plan's b and one width h: the
     article's R has neither b nor s in it, since its communication and its computation both
     grow in proportion to b·s, and this sweep asks whether the layer's do."""
-    rows = {"hidden": plan["token_hidden"], "batch": plan["batch"], "seq_len": []}
-    rows |= {key: [] for key in TIMED}
-    for seq_len in plan["token_seq_lens"]:
-        timed = timed_layer(ranks, plan, plan["batch"], seq_len, plan["token_hidden"],
-                            allreduces)
-        rows["seq_len"].append(seq_len)
-        for key in TIMED:
-            rows[key].append(timed[key])
-    return rows
+    shapes = [(plan["batch"], seq_len, plan["token_hidden"]) for seq_len in plan["token_seq_lens"]]
+    return {"hidden": plan["token_hidden"], "batch": plan["batch"],
+            "seq_len": list(plan["token_seq_lens"])} | timed_rows(ranks, plan, shapes, allreduces)
 
 
 def arguments(argv=None) -> argparse.Namespace:

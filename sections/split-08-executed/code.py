@@ -64,8 +64,7 @@ measured_crossing = analysis.crossing(sweep["c_ms"], sweep["speedup"])
 bracket = measured_crossing["bracket_c_ms"] or (None, None)
 page.glue("crossing_low_c_ms", bracket[0], 2)
 page.glue("crossing_high_c_ms", bracket[1], 2)
-own_eta = analysis.crossing(sweep["c_ms"], [analysis.model_speedup(record, c, min(eta, 1.0))
-                                            for c, eta in zip(sweep["c_ms"], sweep["eta"])])
+own_eta = analysis.crossing(sweep["c_ms"], analysis.own_eta_speedups(record))
 page.glue("eta_min", min(sweep["eta"]), 2)
 page.glue("eta_min_c_ms", sweep["c_ms"][sweep["eta"].index(min(sweep["eta"]))], 2)
 page.glue("sweep_points", len(sweep["hidden"]))
@@ -166,9 +165,10 @@ page.table(["hidden_width", "C (ms)", "η", "T₁ (ms)", "T₂ (ms)", "T₁/T₂
             f"{page.word('model')} (η(C))"],
            [[h, page.cell(c, 2), page.cell(eta, 2), page.cell(one, 2), page.cell(two, 2),
              page.cell(measured, 2), page.cell(analysis.model_speedup(record, c, comparison["eta_used"]), 2),
-             page.cell(analysis.model_speedup(record, c, min(eta, 1.0)), 2)]
-            for h, c, eta, one, two, measured in zip(sweep["hidden"], sweep["c_ms"], sweep["eta"],
-                                                     sweep["one_ms"], sweep["two_ms"], sweep["speedup"])])
+             page.cell(own, 2)]
+            for h, c, eta, one, two, measured, own in zip(
+                sweep["hidden"], sweep["c_ms"], sweep["eta"], sweep["one_ms"], sweep["two_ms"],
+                sweep["speedup"], analysis.own_eta_speedups(record))])
 
 # %% figure-measured
 page.figure(figure_measured, analysis.figure_data(record))
