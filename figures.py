@@ -7,7 +7,6 @@ its record, in ``measure/figure.py``.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import functools
 import hashlib
@@ -213,17 +212,66 @@ def _variants_of(job: tuple) -> dict:
 def all_variants(jobs: list, *, cached: bool = True, workers: int = 1) -> list:
     """``variants`` (every decimal mark) of each (figure function, data) of ``jobs``, in order.
 
-    With ``workers`` > 1 the figures are drawn in that many forked processes, which inherit
-    the imported matplotlib; where the platform cannot fork, or one figure or none is left to
-    draw, they are drawn here."""
+    With ``workers`` > 1 the figures are drawn by this process and ``workers`` - 1 forked ones
+    (which inherit the imported matplotlib), each taking the next job not yet taken, in the
+    order given (put the longest first); where the platform cannot fork, or one figure or none
+    is left to draw, they are all drawn here."""
     jobs = [(figure_function, data, cached) for figure_function, data in jobs]
     forkable = "fork" in multiprocessing.get_all_start_methods()
     if workers <= 1 or len(jobs) <= 1 or not forkable:
         return [_variants_of(job) for job in jobs]
     _pyplot()                                   # imported once, before the fork
     context = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(min(workers, len(jobs)), context) as pool:
-        return list(pool.map(_variants_of, jobs))
+    taken = context.Value("i", 0)               # the index of the next job to take
+    helpers = []
+    for _ in range(min(workers, len(jobs)) - 1):
+        receive, send = context.Pipe(duplex=False)
+        helper = context.Process(target=_draw_in_turn, args=(jobs, taken, send), daemon=True)
+        helper.start()
+        send.close()
+        helpers.append((helper, receive))
+    try:
+        drawn = dict(_draw_in_turn(jobs, taken))
+    except BaseException:
+        for helper, _ in helpers:
+            helper.terminate()
+            helper.join()
+        raise
+    for helper, receive in helpers:
+        try:
+            outcome = receive.recv()
+        except EOFError:
+            helper.join()
+            outcome = RuntimeError(f"a process drawing figures ended (exit code "
+                                   f"{helper.exitcode}) before sending what it drew")
+        helper.join()
+        if isinstance(outcome, BaseException):
+            raise outcome
+        drawn.update(outcome)
+    return [drawn[index] for index in range(len(jobs))]
+
+
+def _draw_in_turn(jobs: list, taken, send=None) -> list:
+    """Draw the next job not yet taken (``taken``: a shared index) until none is left; the
+    (index, variants) drawn, or, in a forked helper, sent through ``send`` (an exception
+    raised in drawing is sent in their place)."""
+    drawn = []
+    try:
+        while True:
+            with taken.get_lock():
+                index = taken.value
+                taken.value += 1
+            if index >= len(jobs):
+                break
+            drawn.append((index, _variants_of(jobs[index])))
+    except BaseException as error:
+        if send is None:
+            raise
+        drawn = error
+    if send is not None:
+        send.send(drawn)
+        send.close()
+    return drawn
 
 
 #: The sources a drawing depends on, besides its data: this file, the measurement's figure and

@@ -7,6 +7,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -290,6 +291,30 @@ def test_both_marks_from_one_drawing_are_the_figures_drawn_each_on_its_own():
         for mark in figures.DECIMAL_MARKS:
             assert texts[mark] == draw(results, mark, cached=False), (draw.__name__, mark)
     assert figures.all_variants(jobs, cached=False, workers=2) == together
+
+
+@figures.figure
+def _figure_drawn_in_turn(results: dict, fig, ax) -> None:
+    """Drawn by the process that called all_variants (``results["caller"]``), it waits until
+    a helper has taken the other job; drawn by that helper, it raises, as a bug would."""
+    marker = pathlib.Path(results["marker"])
+    if os.getpid() != results["caller"]:
+        marker.touch()
+        raise ValueError("this figure cannot be drawn")
+    for _ in range(600):
+        if marker.exists():
+            break
+        time.sleep(0.1)
+    ax.plot([0, 1], [0, 1])
+
+
+def test_a_figure_that_fails_in_a_helper_fails_the_regeneration(tmp_path):
+    """Two figures on two processes: this one draws the first until the forked helper has
+    taken the second, which raises there; the call fails with the helper's own error."""
+    data = {"caller": os.getpid(), "marker": str(tmp_path / "taken")}
+    with pytest.raises(ValueError, match="this figure cannot be drawn"):
+        figures.all_variants([(_figure_drawn_in_turn, data)] * 2, cached=False, workers=2)
+    assert (tmp_path / "taken").exists(), "the helper drew the second figure"
 
 
 def test_each_figure_is_drawn_once_per_file_it_gives(monkeypatch):

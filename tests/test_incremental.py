@@ -133,3 +133,22 @@ def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     page = tmp_path / "out" / "_build" / "html" / "notebooks" / "en" / "split-04-break-even.html"
     assert 'alt="Line chart' in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("client", ["NotebookClientCache", "NotebookClientDirect"])
+def test_the_build_loads_no_executing_client_and_refuses_to_execute(client):
+    """tools/build_book.py builds without MyST-NB's executing clients (they import jupyter_cache
+    and sqlalchemy, a third of a second at the start of every build); a build configured to
+    execute (from the cache, or each time) would fail naming why, not run without them."""
+    code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+            "build_book.skip_execution()\n"
+            "import myst_nb.sphinx_ext, myst_nb.core.execute as execute\n"
+            "print('jupyter_cache' in sys.modules, 'sqlalchemy' in sys.modules)\n"
+            f"try:\n    execute.{client}(None, None, None)\n"
+            "except RuntimeError as error:\n    print(error)\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    loaded, refused = result.stdout.split("\n", 1)
+    assert loaded == "False False"
+    assert 'execute_notebooks: "off"' in refused

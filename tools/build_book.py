@@ -154,6 +154,26 @@ def quiet_word_segmenter() -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
+class NoExecution:
+    """Stands in for MyST-NB's executing clients (``NotebookClientCache``, ``NotebookClientDirect``)
+    in the book's builds: they execute no notebook (``execute_notebooks: "off"``), and the real
+    modules import jupyter_cache and sqlalchemy, about a third of a second at the start of every
+    build. A build configured to execute fails here, naming why, rather than run without it."""
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("tools/build_book.py builds the book without executing notebooks "
+                           "(_config.yml: execute_notebooks: \"off\"); `jupyter-book build .` "
+                           "executes them")
+
+
+def skip_execution() -> None:
+    """Let MyST-NB import NoExecution as its executing clients (see there)."""
+    for name, client in (("cache", "NotebookClientCache"), ("direct", "NotebookClientDirect")):
+        module = type(sys)(f"myst_nb.core.execute.{name}")
+        setattr(module, client, NoExecution)
+        sys.modules.setdefault(module.__name__, module)
+
+
 def sphinx_jobs(editions_at_once: int) -> int:
     """How many processes each edition's Sphinx build reads and writes with: the cores this
     process may use, shared among the editions built at once (book/_ext/parallel.py); the
@@ -169,6 +189,7 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     # it is installed (JupyterLab's jupyter-events asks for it), and that compiles a grammar of
     # IRIs for about 3 s on import; the book's configuration holds no IRI for it to check.
     sys.modules.setdefault("rfc3987_syntax", None)
+    skip_execution()
     from jupyter_book.sphinx import build_sphinx
 
     quiet_word_segmenter()
