@@ -237,8 +237,9 @@ def all_variants(jobs: list, *, cached: bool = True, workers: int = 1) -> list:
             helper.terminate()
             helper.join()
         raise
-    for helper, receive in helpers:
-        try:
+    failures = []
+    for helper, receive in helpers:             # every helper is heard and joined, then any
+        try:                                    # error it sent is raised
             outcome = receive.recv()
         except EOFError:
             helper.join()
@@ -246,8 +247,11 @@ def all_variants(jobs: list, *, cached: bool = True, workers: int = 1) -> list:
                                    f"{helper.exitcode}) before sending what it drew")
         helper.join()
         if isinstance(outcome, BaseException):
-            raise outcome
-        drawn.update(outcome)
+            failures.append(outcome)
+        else:
+            drawn.update(outcome)
+    if failures:
+        raise failures[0]
     return [drawn[index] for index in range(len(jobs))]
 
 
