@@ -242,10 +242,11 @@ def all_variants(jobs: list, *, cached: bool = True, workers: int = 1) -> list:
         try:                                    # error it sent is raised
             outcome = receive.recv()
         except EOFError:
-            helper.join()
+            outcome = None
+        helper.join()
+        if outcome is None:
             outcome = RuntimeError(f"a process drawing figures ended (exit code "
                                    f"{helper.exitcode}) before sending what it drew")
-        helper.join()
         if isinstance(outcome, BaseException):
             failures.append(outcome)
         else:

@@ -32,7 +32,8 @@ def artefacts(results: dict, *, cached: bool = True, workers: int = 1) -> dict:
     if results["parameters"] == DEFAULTS:
         counted = tp_analysis.ledger_values(tp_analysis.load())   # PyTorch's count (tp-13)
         files["claims.json"] = to_json(claims(results, counted))
-    # The measured figures first: the longest to draw, they are taken while the others wait.
+    # The measured figures first: the longest to draw, taken first so that none is left to
+    # draw alone at the end.
     drawings = [("fig_measured.svg", figure_measured, analysis.figure_data(analysis.load())),
                 ("fig_tp_measured.svg", figure_tp_measured,
                  tp_analysis.figure_data(tp_analysis.load()))]

@@ -300,6 +300,8 @@ def _figure_drawn_in_turn(results: dict, fig, ax) -> None:
     marker = pathlib.Path(results["marker"])
     if os.getpid() != results["caller"]:
         marker.touch()
+        if results.get("dies"):
+            os._exit(3)
         raise ValueError("this figure cannot be drawn")
     for _ in range(600):
         if marker.exists():
@@ -315,6 +317,14 @@ def test_a_figure_that_fails_in_a_helper_fails_the_regeneration(tmp_path):
     with pytest.raises(ValueError, match="this figure cannot be drawn"):
         figures.all_variants([(_figure_drawn_in_turn, data)] * 2, cached=False, workers=2)
     assert (tmp_path / "taken").exists(), "the helper drew the second figure"
+
+
+def test_a_helper_that_dies_fails_the_regeneration_saying_so(tmp_path):
+    """A helper that ends without sending what it drew (killed, or out of memory) fails the
+    call with its exit code, rather than leaving its figures out."""
+    data = {"caller": os.getpid(), "marker": str(tmp_path / "taken"), "dies": True}
+    with pytest.raises(RuntimeError, match=r"exit code 3\) before sending what it drew"):
+        figures.all_variants([(_figure_drawn_in_turn, data)] * 2, cached=False, workers=2)
 
 
 def test_each_figure_is_drawn_once_per_file_it_gives(monkeypatch):
