@@ -5,6 +5,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.requirements-installed
 
+# Python keeps the bytecode of the book's own modules (in __pycache__, which git ignores) even
+# where the environment asks it not to (PYTHONDONTWRITEBYTECODE, set on the machines lent to
+# this project): otherwise every process compiles them again, each notebook kernel, test
+# worker and build among them (about 0.03 s each; pytest's rewritten tests likewise).
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: book test check data notebooks reviewed audit bench measure measure-tp lab clean distclean
 
 # A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)

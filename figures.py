@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import importlib.metadata
 import io
 import json
 import multiprocessing
@@ -115,18 +114,46 @@ def _as_text(label: str) -> str:
     return _MATHTEXT_POWER.sub(lambda power: power.group(1).translate(_SUPERSCRIPT), body)
 
 
+def _lean_log_axes(fig) -> None:
+    """Leave out the minor ticks of every log axis that labels three or more powers in view:
+    unlabelled marks between the powers (eight a decade, about a quarter of the drawing's time)
+    whose scale the labelled powers and their grid lines already show over two decades or more
+    (matplotlib labels minor ticks only on an axis spanning under a decade, which keeps them, as
+    does any axis spanning less than two)."""
+    from matplotlib.ticker import NullLocator
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_scale() != "log":
+                continue
+            low, high = sorted(axis.get_view_interval())
+            slack = (high - low) * 1e-9
+            powers = [x for x in axis.get_major_locator()() if low - slack <= x <= high + slack]
+            if sum(1 for label in axis.get_major_formatter().format_ticks(powers) if label) >= 3:
+                axis.set_minor_locator(NullLocator())
+
+
 def _log_ticks_as_text(fig) -> None:
     """Write every log axis's tick labels as plain text (``_as_text``)."""
     from matplotlib.ticker import LogFormatter
     _relabel_ticks(fig, (LogFormatter,), _as_text)
 
 
-def _pyplot():
-    """Matplotlib with a headless backend."""
+def _matplotlib():
+    """matplotlib, with its Figure and SVG canvas imported (not pyplot: the book's figures are
+    made and drawn without its global state, its interactive backends or its raster renderer)."""
     import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+    import matplotlib.backends.backend_svg
+    import matplotlib.figure
+    return matplotlib
+
+
+def new_figure(panels: int = 1, figsize=None):
+    """A Figure of ``panels`` axes stacked (one axes, or a list of them), on an SVG canvas (which
+    also measures its text for the layout), outside pyplot: nothing to close, kept by no one."""
+    matplotlib = _matplotlib()
+    fig = matplotlib.figure.Figure(figsize=figsize or FIGSIZE[panels])
+    matplotlib.backends.backend_svg.FigureCanvasSVG(fig)
+    return fig, fig.subplots(panels, 1)
 
 
 def figure(draw=None, *, panels: int = 1):
@@ -220,7 +247,7 @@ def all_variants(jobs: list, *, cached: bool = True, workers: int = 1) -> list:
     forkable = "fork" in multiprocessing.get_all_start_methods()
     if workers <= 1 or len(jobs) <= 1 or not forkable:
         return [_variants_of(job) for job in jobs]
-    _pyplot()                                   # imported once, before the fork
+    _matplotlib()                               # imported once, before the fork
     context = multiprocessing.get_context("fork")
     taken = context.Value("i", 0)               # the index of the next job to take
     helpers = []
@@ -308,6 +335,7 @@ def _cache_folder() -> pathlib.Path | None:
 def _drawing_fingerprint() -> str:
     """What every drawing depends on besides its data and decimal mark: the drawing sources'
     text as loaded, and the versions of Python, matplotlib and numpy (matplotlib brings its own fonts)."""
+    import importlib.metadata            # (here: regenerating without the cache never needs it)
     digest = hashlib.sha256(_SOURCES_AS_LOADED)
     versions = [sys.version, *(importlib.metadata.version(p) for p in ("matplotlib", "numpy"))]
     digest.update("\n".join(versions).encode())
@@ -330,7 +358,7 @@ def _cache_entry(figure_function, data: dict, decimal_mark: str) -> pathlib.Path
 @contextlib.contextmanager
 def drawn(figure_function, results: dict, decimal_mark: str = "."):
     """The matplotlib Figure of one of the book's figures (a function of ``FIGURES``), drawn
-    for ``results`` in the book's style and notation; closed when the block ends.
+    for ``results`` in the book's style and notation, for the block to read or save.
 
     A glyph missing from the font is an error rather than a warning, so a figure never ships
     with empty boxes.
@@ -338,22 +366,18 @@ def drawn(figure_function, results: dict, decimal_mark: str = "."):
     if decimal_mark not in DECIMAL_MARKS:
         raise ValueError(f"decimal_mark must be one of {', '.join(map(repr, DECIMAL_MARKS))}; "
                          f"got {decimal_mark!r}")
-    plt = _pyplot()
-    with warnings.catch_warnings(), plt.rc_context(STYLE):
+    with warnings.catch_warnings(), _matplotlib().rc_context(STYLE):
         warnings.filterwarnings("error", message=r"Glyph .* missing from font")
-        fig, ax = plt.subplots(figure_function.panels, 1,
-                               figsize=FIGSIZE[figure_function.panels])
-        try:
-            figure_function.draw(results, fig, ax)
-            _log_ticks_as_text(fig)
-            _localise(fig, decimal_mark)
-            fig.tight_layout()
-            # laid out once: with any layout engine, even "none" (a placeholder engine),
-            # savefig draws the figure a second time before it draws it into the file
-            fig.set_layout_engine(None)
-            yield fig
-        finally:
-            plt.close(fig)
+        fig, ax = new_figure(figure_function.panels)
+        figure_function.draw(results, fig, ax)
+        _lean_log_axes(fig)
+        _log_ticks_as_text(fig)
+        _localise(fig, decimal_mark)
+        fig.tight_layout()
+        # laid out once: with any layout engine, even "none" (a placeholder engine),
+        # savefig draws the figure a second time before it draws it into the file
+        fig.set_layout_engine(None)
+        yield fig
 
 
 @figure

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
 import json
 import os
 import pathlib
@@ -32,12 +33,13 @@ def artefacts(results: dict, *, cached: bool = True, workers: int = 1) -> dict:
     if results["parameters"] == DEFAULTS:
         counted = tp_analysis.ledger_values(tp_analysis.load())   # PyTorch's count (tp-13)
         files["claims.json"] = to_json(claims(results, counted))
-    # The measured figures first: the longest to draw, taken first so that none is left to
-    # draw alone at the end.
+    # The longest to draw first, so that none is left to draw alone at the end: the figures
+    # of two panels (the measured ones among them), then those of one.
     drawings = [("fig_measured.svg", figure_measured, analysis.figure_data(analysis.load())),
                 ("fig_tp_measured.svg", figure_tp_measured,
                  tp_analysis.figure_data(tp_analysis.load()))]
     drawings += [(name, draw, results) for name, draw in FIGURES.items()]
+    drawings.sort(key=lambda drawing: -drawing[1].panels)
     drawn = all_variants([(draw, data) for _, draw, data in drawings], cached=cached,
                          workers=workers)
     for (name, _, _), texts in zip(drawings, drawn):
@@ -155,6 +157,9 @@ def main(argv=None) -> int:
         results = run(**overrides)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
+    # Everything imported so far lives until this short process ends: frozen, the collector's
+    # passes during drawing skip it, and the forked helpers do not copy its pages by touching it.
+    gc.freeze()
     # A check draws every figure afresh; the figures are drawn on the cores this process may use.
     files = artefacts(results, cached=not args.check, workers=usable_cores())
     if args.check:

@@ -357,6 +357,32 @@ def test_log_axes_write_their_powers_as_text():
         assert not any("$" in label for label in labels(name)), name
 
 
+def test_a_log_axis_over_two_decades_or_more_leaves_out_its_unlabelled_minor_ticks():
+    """A log axis's minor ticks (eight unlabelled marks a decade) were about a quarter of the
+    drawing's time; an axis that labels three powers or more shows its scale without them, a
+    shorter one keeps them. Counted on the figure as drawn (the minor tick locations matplotlib
+    draws): over 0.1 to 1000 (five powers labelled) none; over 1 to 10 (two powers) the eight
+    of 2, 3, …, 9; over 2 to 8 (under a decade, minor ticks labelled) the seven of 2, 3, …, 8."""
+    @figures.figure
+    def spans(data, fig, ax):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.plot(data["x"], data["y"])
+        ax.set_xlim(*data["x"])
+        ax.set_ylim(*data["y"])
+
+    def minor_ticks(x, y):
+        with figures.drawn(spans, {"x": x, "y": y}) as fig:
+            figures._svg_text(fig)
+            return tuple(sum(1 for x in axis.get_minorticklocs()
+                             if low * 0.999 <= x <= high * 1.001)
+                         for axis in (fig.axes[0].xaxis, fig.axes[0].yaxis)
+                         for low, high in [sorted(axis.get_view_interval())])
+
+    assert minor_ticks([0.1, 1000], [1, 10]) == (0, 8)
+    assert minor_ticks([2, 8], [0.01, 100]) == (7, 0)
+
+
 #: Latin letters a figure may write as a word: the notation of the sources (max[…], T_comm and
 #: T_calc), the same in every edition.
 NOTATION_WORDS = {"max", "comm", "calc"}
@@ -382,15 +408,12 @@ def test_a_figure_keeps_its_ids_when_matplotlib_hashes_them_otherwise():
     figure, every printed coordinate equal, came with other ids. Two such SVGs (the second's
     ids rehashed, as that machine did) are the same figure once written; and two figures still
     name their clip paths apart."""
-    plt = figures._pyplot()
-
     def drawn(title):
-        fig, ax = plt.subplots(figsize=(4, 3))
+        fig, ax = figures.new_figure(figsize=(4, 3))
         ax.plot([0, 1, 2], [0, 1, 4], marker="o")
         ax.set_title(title)
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-        plt.close(fig)
         return buffer.getvalue()
 
     here = drawn("a")
