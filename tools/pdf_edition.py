@@ -12,6 +12,7 @@ _build/pdf/<lang>/printed.json     the parts the last build printed (tests read 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -158,9 +159,11 @@ def page_title(site: pathlib.Path, page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", found.group(1))).strip() if found else page
 
 
-def _local_target(uri: str, site: pathlib.Path) -> pathlib.Path | None:
-    """The file a link of a part leads to, when it is a file of this site (Chromium writes the
-    links of a page printed from disk as file:// addresses)."""
+@functools.lru_cache(maxsize=None)
+def _local_target(uri: str) -> pathlib.Path | None:
+    """The file a link of a part leads to, when it is a local file (Chromium writes the links
+    of a page printed from disk as file:// addresses); kept, since the parts repeat their
+    links (the contents on every page)."""
     parsed = urllib.parse.urlparse(uri)
     if parsed.scheme != "file":
         return None
@@ -186,9 +189,13 @@ def _named_destinations(part: pikepdf.Pdf) -> dict:
 MARKS = {"Tj", "TJ", "'", '"', "Do", "S", "s", "B", "B*", "b", "b*", "sh"}
 
 
+#: The operators ``blank`` reads: the marks and the fills (qpdf leaves the others out as it parses).
+_READ = " ".join(sorted(MARKS | {"f", "f*"}))
+
+
 def blank(sheet: pikepdf.Page) -> bool:
     """Whether a printed sheet shows nothing: no mark but the white fill of its background."""
-    operators = [str(operator) for _, operator in pikepdf.parse_content_stream(sheet)]
+    operators = [str(operator) for _, operator in pikepdf.parse_content_stream(sheet, _READ)]
     return not MARKS.intersection(operators) and operators.count("f") + operators.count("f*") <= 1
 
 
@@ -218,8 +225,8 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
                 if isinstance(dest, (pikepdf.String, pikepdf.Name)) and str(dest) in anchors:
                     index, top = anchors[str(dest)]
                     links.append((len(merged.pages) + offset, number, ("at", len(merged.pages) + index, top)))
-                elif uri is not None and _local_target(uri, site) is not None:
-                    links.append((len(merged.pages) + offset, number, ("file", _local_target(uri, site))))
+                elif uri is not None and _local_target(uri) is not None:
+                    links.append((len(merged.pages) + offset, number, ("file", _local_target(uri))))
         with warnings.catch_warnings():   # named destinations are carried over above
             warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
             merged.pages.extend(part.pages)
