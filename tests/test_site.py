@@ -140,26 +140,62 @@ def browser():
                 if attempt == 2:
                     raise
         yield chromium
+        for context in ("reading", "panel"):
+            _IDLE_TABS.pop((chromium, context), None)
         chromium.close()
+
+
+#: The idle tabs of each browser's shared contexts, which Reader lends: "reading", for the
+#: checks that only read pages, and "panel", where the "your numbers" panel runs (its service
+#: worker registered and Pyodide kept once it has, V8's code for Pyodide cached: a first start
+#: costs about twice the CPU of a later one). A new tab starts a renderer process, about half a
+#: second of CPU, and the site tests would open some seventy.
+_IDLE_TABS: dict = {}
+
+
+def _lent_tab(browser, context: str, viewport: dict):
+    """An idle tab of ``browser``'s shared ``context`` at ``viewport`` (a new one when none is
+    idle)."""
+    idle = _IDLE_TABS.setdefault((browser, context), {"context": None, "tabs": []})
+    if idle["tabs"]:
+        tab = idle["tabs"].pop()
+    else:
+        if idle["context"] is None:
+            idle["context"] = browser.new_context(viewport=viewport)
+        tab = idle["context"].new_page()
+    tab.set_viewport_size(viewport)
+    return tab
 
 
 class Reader:
     """One browser tab reading pages of the site in turn, as an offline reader would: any
     request for another host is recorded (and cannot resolve, see CHROMIUM_ARGS), and so are
-    console messages, page errors and failed same-origin requests of the page being read."""
+    console messages, page errors and failed same-origin requests of the page being read;
+    ``requested`` keeps every address requested since the reader was made.
 
-    def __init__(self, browser, base: str, viewport: dict = DESKTOP):
+    The tab is lent from one of the worker's shared ``context``\s ("reading" or "panel", see
+    _IDLE_TABS) and given back, left on a blank page, by ``close``; a check that changes the tab
+    or its context for good (a script run before each page, a route, a listener of its own, a
+    context taken offline, a service worker it must see registered) takes a context of its own
+    (``context="own"``)."""
+
+    def __init__(self, browser, base: str, viewport: dict = DESKTOP, *, context: str = "reading"):
         self.base = base
-        self.context = browser.new_context(viewport=viewport)
-        self.page = self.context.new_page()
-        self.external, self.errors, self.broken = [], [], []
-        self.page.on("request", lambda r: None if r.url.startswith(base + "/")
-                     or r.url.startswith("data:") else self.external.append(r.url))
-        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
-                     if m.type in ("error", "warning") else None)
-        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        self.page.on("response", lambda r: self.broken.append(f"{r.status} {r.url}")
-                     if r.status >= 400 else None)
+        self.lent = None if context == "own" else (browser, context)
+        self.context = browser.new_context(viewport=viewport) if context == "own" else None
+        self.page = self.context.new_page() if context == "own" else \
+            _lent_tab(browser, context, viewport)
+        self.external, self.errors, self.broken, self.requested = [], [], [], []
+        self.listeners = {
+            "request": lambda r: (self.requested.append(r.url), None if r.url.startswith(base + "/")
+                                  or r.url.startswith("data:") else self.external.append(r.url)),
+            "console": lambda m: self.errors.append(f"console {m.type}: {m.text}")
+            if m.type in ("error", "warning") else None,
+            "pageerror": lambda e: self.errors.append(f"page error: {e}"),
+            "response": lambda r: self.broken.append(f"{r.status} {r.url}")
+            if r.status >= 400 else None}
+        for event, listener in self.listeners.items():
+            self.page.on(event, listener)
 
     def open(self, path: str) -> "Reader":
         self.external, self.errors, self.broken = [], [], []
@@ -182,7 +218,13 @@ class Reader:
         return sum(f.stat().st_size for f in files if f.is_file())   # a missing one is "broken"
 
     def close(self):
-        self.context.close()
+        if self.lent is None:
+            self.context.close()
+            return
+        for event, listener in self.listeners.items():
+            self.page.remove_listener(event, listener)
+        self.page.goto("about:blank")
+        _IDLE_TABS[self.lent]["tabs"].append(self.page)
 
 
 def relative(page_file) -> str:
@@ -547,14 +589,20 @@ def test_what_scrolls_sideways_fades_where_more_of_it_lies(site, browser, path):
 #: Every element's computed style, its ::before and ::after included, in document order: each
 #: standard property by name (the ~480 longhands every element has; custom properties, ~400 more,
 #: are left out: they show only through the standard properties that use them, and the cut
-#: reorders them). ``STYLES`` gives the whole text of the elements at some indices, ``STYLE_HASHES``
-#: a 64-bit digest of each, so that a page's ~50 MB of style text never leaves the browser.
+#: reorders them). ``STYLE_DIGEST`` gives the number of elements and a SHA-256 of all their
+#: texts (the browser's own, so that a page's ~50 MB of style text never leaves it and is
+#: hashed natively); where two pages' digests differ, ``STYLE_HASHES`` gives a digest of each
+#: element, to find which, and ``STYLES`` the whole text of the elements at some indices.
 STYLE_TEXT = """const names = [...getComputedStyle(document.documentElement)].filter(k => !k.startsWith('--'));
   const text = e => [null, '::before', '::after'].map(p => { const s = getComputedStyle(e, p);
     return p && s.content === 'none' ? '' : names.map(k => k + ':' + s.getPropertyValue(k)).join(';'); })
     .join('|');"""
 STYLES = "indices => { " + STYLE_TEXT + """
   const all = document.querySelectorAll('*'); return indices.map(i => text(all[i])); }"""
+STYLE_DIGEST = "async () => { " + STYLE_TEXT + """
+  const all = [...document.querySelectorAll('*')];
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(all.map(text).join('\\n')));
+  return all.length + ' ' + [...new Uint8Array(digest)].map(b => b.toString(16).padStart(2, '0')).join(''); }"""
 STYLE_HASHES = "() => { " + STYLE_TEXT + """
   const digest = t => { let a = 0x811c9dc5, b = 0;
     for (let i = 0; i < t.length; i++) { const c = t.charCodeAt(i); a = Math.imul(a ^ c, 16777619); b = (Math.imul(b, 31) + c) | 0; }
@@ -569,7 +617,7 @@ CUT_PAGES = ["en/book/en/index.html", "zh/notebooks/zh/split-04-break-even.html"
 
 
 def _show_for_styles(reader: "Reader", path: str, dark: bool) -> list:
-    """The page's STYLE_HASHES once it is shown (the search page with its results), its
+    """The page's STYLE_DIGEST once it is shown (the search page with its results), its
     folds open, in the theme's dark mode if ``dark`` (chosen before the page loads, as the
     theme's switch leaves it for the next page, so that no colour is caught mid-transition)."""
     if dark:
@@ -592,7 +640,7 @@ def _show_for_styles(reader: "Reader", path: str, dark: bool) -> list:
     reader.page.wait_for_timeout(100)
     reader.page.evaluate("() => document.getAnimations().forEach(a => { try { a.finish(); } "
                          "catch (infinite) { a.cancel(); } })")
-    return reader.page.evaluate(STYLE_HASHES)
+    return reader.page.evaluate(STYLE_DIGEST)
 
 
 @pytest.mark.parametrize("path", CUT_PAGES)
@@ -615,7 +663,8 @@ def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, path):
     problems = []
     # Two tabs for the three looks, each page loaded again at its width and mode (a new tab
     # for each look started a renderer process each time, about a second of CPU).
-    cut_reader, whole_reader = Reader(browser, site, PHONE), Reader(browser, site, PHONE)
+    cut_reader = Reader(browser, site, PHONE, context="own")
+    whole_reader = Reader(browser, site, PHONE, context="own")
     whole_reader.page.route("**/*.css*", whole_sheet)
     # Opening the "your numbers" panel starts Pyodide, which rewrites the page some seconds
     # later, at another moment in each tab: its script is held back, and its form compared as
@@ -626,11 +675,16 @@ def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, path):
         for viewport, dark in ((PHONE, False), (DESKTOP, False), (PHONE, True)):
             for reader in (cut_reader, whole_reader):
                 reader.page.set_viewport_size(viewport)
-            cut_hashes = _show_for_styles(cut_reader, path, dark)
-            whole_hashes = _show_for_styles(whole_reader, path, dark)
+            if _show_for_styles(cut_reader, path, dark) == _show_for_styles(whole_reader, path, dark):
+                continue
+            cut_hashes, whole_hashes = (reader.page.evaluate(STYLE_HASHES)
+                                        for reader in (cut_reader, whole_reader))
             assert len(cut_hashes) == len(whole_hashes), f"{path}: another number of elements"
             differ = [i for i, (a, b) in enumerate(zip(cut_hashes, whole_hashes)) if a != b][:5]
-            if differ:
+            if not differ:
+                problems.append(f"{viewport['width']} px{' dark' if dark else ''}: the pages' "
+                                f"styles differ, though no element's digest does")
+            else:
                 for index, cut_style, whole_style in zip(differ, cut_reader.page.evaluate(STYLES, differ),
                                                          whole_reader.page.evaluate(STYLES, differ)):
                     a = set(cut_style.replace("|", ";").split(";"))
@@ -777,9 +831,8 @@ def test_the_your_numbers_panel_recomputes_the_page_with_the_books_python(site, 
         pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
     section, lang = "split-04-break-even", "es"
     said = words.edition(lang)["panel"]
-    reader = Reader(browser, site, PHONE)
-    requests = []
-    reader.page.on("request", lambda r: requests.append(r.url))
+    reader = Reader(browser, site, PHONE, context="panel")
+    requests = reader.requested
     try:
         page = reader.open(f"{lang}/notebooks/{lang}/{section}.html").page
         assert [u for u in requests if "_pyodide" in u or "your-numbers" in u] == []
@@ -848,9 +901,8 @@ def test_the_panel_agrees_with_run_on_each_article_at_the_edges(site, browser, l
             pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
         pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
     said = words.edition(lang)["panel"]
-    reader = Reader(browser, site, PHONE)
-    requests = []
-    reader.page.on("request", lambda r: requests.append(r.url))
+    reader = Reader(browser, site, PHONE, context="panel")
+    requests = reader.requested
     try:
         for section in CROSS_CHECKED:
             page = reader.open(f"{lang}/notebooks/{lang}/{section}.html").page
@@ -889,7 +941,7 @@ def test_a_link_opens_the_panel_with_its_values_and_the_switcher_carries_them(si
             pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
         pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
     section, query = "split-04-break-even", "?c_ms=2.5&b_bytes_per_s=1e12"
-    reader = Reader(browser, site, PHONE)
+    reader = Reader(browser, site, PHONE, context="panel")
     try:
         for lang, arrive in (("es", lambda page: page.goto(
                 f"{site}/es/notebooks/es/{section}.html{query}")),
@@ -927,7 +979,7 @@ def test_pyodide_is_kept_after_the_first_use_for_every_later_page(site, browser)
         if os.environ.get("AUDIT_REQUIRED"):
             pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
         pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
-    reader = Reader(browser, site, PHONE)
+    reader = Reader(browser, site, PHONE, context="own")
     try:
         page = reader.open("es/notebooks/es/split-04-break-even.html").page
         page.locator("details.your-numbers > summary").click()
