@@ -75,36 +75,42 @@ def lab(tmp_path_factory):
         server.wait(timeout=30)
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_run_all_in_jupyterlab_shows_every_number_of_the_prose(lab, path):
+@pytest.fixture(scope="module")
+def lab_tab():
+    """One Chromium tab for the notebooks in turn (JupyterLab's scripts, some megabytes,
+    compiled once: each notebook opens in a fresh workspace of the same tab)."""
     from playwright.sync_api import sync_playwright
 
-    values = glued(nbformat.read(path, as_version=4))
-    markdown = markdown_cells(path)
-    shown = set().union(*map(used_keys, markdown))
-    assert shown, "this notebook's prose shows no glued number"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
                                              args=["--no-sandbox", "--disable-gpu"])
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            # ?reset: a fresh workspace, with this notebook alone open
-            page.goto(f"{lab}/lab/tree/{path.parent.name}-{path.name}?reset")
-            page.wait_for_selector(".jp-Notebook .jp-MarkdownCell", state="attached",
-                                   timeout=120_000)
-            # The kernel first (on a loaded machine it can take a while to start).
-            page.wait_for_selector("#jp-main-statusbar >> text=Idle", timeout=300_000)
-            page.get_by_role("menuitem", name="Run", exact=True).click()
-            page.get_by_text("Run All Cells", exact=True).click()
-            # Done when the last code cell has its execution count (not "[*]" nor "[ ]").
-            page.wait_for_function(
-                """() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-                           return p.length && p.every(e => /\\[\\d+\\]/.test(e.textContent)); }""",
-                timeout=300_000)
-            page.wait_for_timeout(1500)   # the markdown cells evaluate their roles after that
-            cells = page.locator(".jp-Notebook .jp-MarkdownCell").all_inner_texts()
+            yield browser.new_page(viewport={"width": 1280, "height": 900})
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_run_all_in_jupyterlab_shows_every_number_of_the_prose(lab, lab_tab, path):
+    values = glued(nbformat.read(path, as_version=4))
+    markdown = markdown_cells(path)
+    shown = set().union(*map(used_keys, markdown))
+    assert shown, "this notebook's prose shows no glued number"
+    page = lab_tab
+    # ?reset: a fresh workspace, with this notebook alone open
+    page.goto(f"{lab}/lab/tree/{path.parent.name}-{path.name}?reset")
+    page.wait_for_selector(".jp-Notebook .jp-MarkdownCell", state="attached", timeout=120_000)
+    # The kernel first (on a loaded machine it can take a while to start).
+    page.wait_for_selector("#jp-main-statusbar >> text=Idle", timeout=300_000)
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_text("Run All Cells", exact=True).click()
+    # Done when the last code cell has its execution count (not "[*]" nor "[ ]").
+    page.wait_for_function(
+        """() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+                   return p.length && p.every(e => /\\[\\d+\\]/.test(e.textContent)); }""",
+        timeout=300_000)
+    page.wait_for_timeout(1500)   # the markdown cells evaluate their roles after that
+    cells = page.locator(".jp-Notebook .jp-MarkdownCell").all_inner_texts()
     text = "\n".join(cells)
     assert len(cells) == len(markdown)
     assert "{eval}" not in text and "g." not in text.replace("e.g.", ""), "a role left unrendered"
