@@ -173,11 +173,11 @@ class Reader:
     console messages, page errors and failed same-origin requests of the page being read;
     ``requested`` keeps every address requested since the reader was made.
 
-    The tab is lent from one of the worker's shared ``context``\s ("reading" or "panel", see
-    _IDLE_TABS) and given back, left on a blank page, by ``close``; a check that changes the tab
-    or its context for good (a script run before each page, a route, a listener of its own, a
-    context taken offline, a service worker it must see registered) takes a context of its own
-    (``context="own"``)."""
+    The tab is lent from one of the worker's shared contexts (``context``: "reading" or
+    "panel", see _IDLE_TABS) and given back, left on a blank page, by ``close``; a check that
+    changes the tab or its context for good (a script run before each page, a route, a
+    listener of its own, a context taken offline, a service worker it must see registered)
+    takes a context of its own (``context="own"``)."""
 
     def __init__(self, browser, base: str, viewport: dict = DESKTOP, *, context: str = "reading"):
         self.base = base

@@ -65,9 +65,11 @@ def serve_compressed(directory: pathlib.Path) -> tuple:
     return f"http://127.0.0.1:{server.server_port}", server
 
 
-def lighthouse(url: str, report: pathlib.Path, categories=CATEGORIES) -> dict:
-    """Lighthouse's JSON report of ``url`` in its mobile setting (written to ``report``)."""
-    subprocess.run([str(LIGHTHOUSE), url, f"--only-categories={','.join(categories)}",
+def lighthouse(url: str, report: pathlib.Path, categories=CATEGORIES, audits=()) -> dict:
+    """Lighthouse's JSON report of ``url`` in its mobile setting (written to ``report``): the
+    audits of ``categories``, and ``audits`` besides."""
+    extra = [f"--only-audits={','.join(audits)}"] if audits else []
+    subprocess.run([str(LIGHTHOUSE), url, f"--only-categories={','.join(categories)}", *extra,
                     "--form-factor=mobile", "--quiet", "--output=json", f"--output-path={report}",
                     "--chrome-flags=" + " ".join(["--headless", *CHROMIUM_ARGS])],
                    check=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300)
