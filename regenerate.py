@@ -157,9 +157,6 @@ def main(argv=None) -> int:
         results = run(**overrides)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
-    # Everything imported so far lives until this short process ends: frozen, the collector's
-    # passes during drawing skip it, and the forked helpers do not copy its pages by touching it.
-    gc.freeze()
     # A check draws every figure afresh; the figures are drawn on the cores this process may use.
     files = artefacts(results, cached=not args.check, workers=usable_cores())
     if args.check:
@@ -183,5 +180,17 @@ def main(argv=None) -> int:
     return 0
 
 
+def command(argv=None) -> int:
+    """``main`` as the whole work of a process (``python experiment.py``): what it imported is
+    frozen out of the garbage collector first, so that the collector's passes while drawing
+    skip it and the forked helpers do not copy its pages by touching it, and what it made is
+    frozen at the end, so that the collector's last pass as Python exits (about 0.1 s) does
+    not walk it; the system frees the memory when the process ends."""
+    gc.freeze()
+    code = main(argv)
+    gc.freeze()
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command())
