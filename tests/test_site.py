@@ -140,8 +140,8 @@ def browser():
                 if attempt == 2:
                     raise
         yield chromium
-        for context in ("reading", "panel"):
-            _IDLE_TABS.pop((chromium, context), None)
+        for lent in [key for key in _IDLE_TABS if key[0] is chromium]:
+            del _IDLE_TABS[lent]
         chromium.close()
 
 
@@ -181,10 +181,12 @@ class Reader:
 
     def __init__(self, browser, base: str, viewport: dict = DESKTOP, *, context: str = "reading"):
         self.base = base
-        self.lent = None if context == "own" else (browser, context)
-        self.context = browser.new_context(viewport=viewport) if context == "own" else None
-        self.page = self.context.new_page() if context == "own" else \
-            _lent_tab(browser, context, viewport)
+        if context == "own":
+            self.lent, self.context = None, browser.new_context(viewport=viewport)
+            self.page = self.context.new_page()
+        else:
+            self.lent, self.context = (browser, context), None
+            self.page = _lent_tab(browser, context, viewport)
         self.external, self.errors, self.broken, self.requested = [], [], [], []
         self.listeners = {
             "request": lambda r: (self.requested.append(r.url), None if r.url.startswith(base + "/")

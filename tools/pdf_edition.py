@@ -225,8 +225,8 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
                 if isinstance(dest, (pikepdf.String, pikepdf.Name)) and str(dest) in anchors:
                     index, top = anchors[str(dest)]
                     links.append((len(merged.pages) + offset, number, ("at", len(merged.pages) + index, top)))
-                elif uri is not None and _local_target(uri) is not None:
-                    links.append((len(merged.pages) + offset, number, ("file", _local_target(uri))))
+                elif uri is not None and (local := _local_target(uri)) is not None:
+                    links.append((len(merged.pages) + offset, number, ("file", local)))
         with warnings.catch_warnings():   # named destinations are carried over above
             warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
             merged.pages.extend(part.pages)
