@@ -2,7 +2,8 @@
 
 ``make test`` runs the unit tests and nbval in one session on three xdist workers, each taking
 whatever comes next (NotebookScheduling below). nbval starts one kernel per notebook, several at
-once: the kernels use private Unix sockets (tools/kernels.py), so they cannot race for a TCP port.
+once: the kernels use private Unix sockets (tools/kernels.py), so they cannot race for a TCP port,
+and each is forked from a warm process of the worker's (its zygote, tools/kernels.py).
 """
 import pathlib
 import sys
@@ -11,10 +12,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tools"))
 
 import nbval.kernel  # noqa: E402
 import pytest  # noqa: E402
-from kernels import PrivateSocketKernelManager  # noqa: E402
+from kernels import ForkedKernelManager  # noqa: E402
 from xdist.scheduler import LoadScopeScheduling  # noqa: E402
 
-nbval.kernel.KernelManager = PrivateSocketKernelManager
+nbval.kernel.KernelManager = ForkedKernelManager
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -14,7 +14,7 @@ import pytest
 import experiment
 import panel
 
-from kernels import AsyncPrivateSocketKernelManager
+from kernels import AsyncForkedKernelManager
 from present import LANGUAGES, number
 from words import edition
 from prose import glued
@@ -26,7 +26,7 @@ def run_notebook(path, tmp_path, **parameters):
     out = tmp_path / path.name
     papermill.execute_notebook(str(path), str(out), parameters=parameters, cwd=str(path.parent),
                                kernel_name="python3", progress_bar=False, log_output=False,
-                               kernel_manager_class=AsyncPrivateSocketKernelManager)
+                               kernel_manager_class=AsyncForkedKernelManager)
     return nbformat.read(out, as_version=4)
 
 
@@ -194,7 +194,7 @@ def test_papermill_runs_a_notebook_from_any_folder(tmp_path, monkeypatch):
     path = ROOT / "notebooks" / "it" / "split-03-ledger.ipynb"
     out = tmp_path / "copy.ipynb"
     papermill.execute_notebook(str(path), str(out), kernel_name="python3", progress_bar=False,
-                               log_output=False, kernel_manager_class=AsyncPrivateSocketKernelManager)
+                               log_output=False, kernel_manager_class=AsyncForkedKernelManager)
     assert glued(nbformat.read(out, as_version=4))["two_ms"] == number(9.22, 6, "it")
 
 

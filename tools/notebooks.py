@@ -393,12 +393,13 @@ def with_saved_outputs(new, saved) -> nbformat.NotebookNode:
 
 
 def execute(nb: nbformat.NotebookNode, folder: pathlib.Path) -> nbformat.NotebookNode:
-    """Run a notebook in ``folder`` (private-socket kernels, so several can run at once)."""
+    """Run a notebook in ``folder`` (private-socket kernels, so several can run at once, forked
+    from a warm process: tools/kernels.py)."""
     from nbclient import NotebookClient
     sys.path.insert(0, str(ROOT / "tools"))
-    from kernels import AsyncPrivateSocketKernelManager
+    from kernels import AsyncForkedKernelManager
     NotebookClient(nb, kernel_name="python3", timeout=120, startup_timeout=120,
-                   kernel_manager_class=AsyncPrivateSocketKernelManager,
+                   kernel_manager_class=AsyncForkedKernelManager,
                    resources={"metadata": {"path": str(folder)}}).execute()
     return normalize(nb)
 
