@@ -32,8 +32,9 @@ $(READY): requirements.txt pyproject.toml
 	touch $(READY)
 
 LAB_READY := $(VENV)/.lab-installed
-$(LAB_READY): requirements-lab.txt $(READY)
+$(LAB_READY): requirements-lab.txt tools/lean-imports.pth $(READY)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lab.txt -c requirements.txt
+	cp tools/lean-imports.pth "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/"
 	touch $(LAB_READY)
 
 ## book: build the four editions into _build/html (landing page: _build/html/index.html), with
