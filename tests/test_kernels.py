@@ -75,7 +75,15 @@ def test_a_killed_forked_kernel_reports_the_signal(tmp_path):
     manager.cleanup_resources()
 
 
-def test_nbval_runs_the_notebooks_in_forked_kernels():
-    """conftest.py hands nbval the forked manager (make test's 132 notebooks)."""
-    import nbval.kernel
-    assert nbval.kernel.KernelManager is ForkedKernelManager
+def test_nbval_runs_the_notebooks_in_forked_kernels(tmp_path):
+    """nbval, as conftest.py sets it up for make test's 144 notebooks, starts its kernels
+    through the zygote (it sends their errors to /dev/null, which the zygote does too)."""
+    from nbval.kernel import RunningKernel
+
+    zygote()
+    kernel = RunningKernel("python3", cwd=str(tmp_path))
+    try:
+        assert isinstance(kernel.km.provisioner.process, ForkedKernel)
+        assert os.readlink(f"/proc/{kernel.km.provisioner.process.pid}/fd/2") == os.devnull
+    finally:
+        kernel.stop()

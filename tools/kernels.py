@@ -96,9 +96,10 @@ def reap(pid, status_file):
 
 def kernel(request):
     os.setsid()
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
+    for fd in [0, *request["devnull"]]:
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, fd)
+        os.close(null)
     answers.close()
     os.chdir(request["cwd"])
     os.environ.clear()
@@ -183,6 +184,11 @@ def _exists(pid: int) -> bool:
     return True
 
 
+def _devnull(stream) -> bool:
+    """Whether ``stream`` (a Popen stdout or stderr argument) is /dev/null."""
+    return stream is subprocess.DEVNULL or getattr(stream, "name", None) == os.devnull
+
+
 def _without_session(env: dict) -> dict:
     """An environment without the variables that change from one kernel to the next and that
     nothing reads before the kernel runs: those jupyter_client sets for each kernel (JPY_*;
@@ -210,16 +216,20 @@ class Zygote:
 
     def serves(self, cmd: list, kw: dict) -> bool:
         """Whether the kernel ``cmd`` with launch arguments ``kw`` is the one this zygote forks:
-        ``python -m ipykernel_launcher`` of this Python, given only a folder and an environment
-        equal to the zygote's but for the variables _without_session leaves out (an interpreter
-        reads others, such as PYTHONPATH, as it starts, and numpy some as it is imported)."""
+        ``python -m ipykernel_launcher`` of this Python, given a folder, an environment equal to
+        the zygote's but for the variables _without_session leaves out (an interpreter reads
+        others, such as PYTHONPATH, as it starts, and numpy some as it is imported) and at most
+        an output or error stream sent to /dev/null (as nbval sends its kernels' errors)."""
         return (self.alive() and cmd[:3] == [sys.executable, "-m", "ipykernel_launcher"]
-                and set(kw) <= {"cwd", "env"}
+                and set(kw) <= {"cwd", "env", "stdout", "stderr"}
+                and all(kw.get(stream) is None or _devnull(kw[stream]) for stream in ("stdout", "stderr"))
                 and _without_session(kw.get("env") or os.environ) == _without_session(self.env))
 
-    def launch(self, args: list, cwd: str, env: dict) -> ForkedKernel:
+    def launch(self, args: list, cwd: str, env: dict, devnull: list) -> ForkedKernel:
+        """Fork the kernel ``python -m ipykernel_launcher ARGS`` in ``cwd`` with ``env``, its
+        file descriptors ``devnull`` (1 for its output, 2 for its errors) sent to /dev/null."""
         status_file = private_socket_prefix() + ".status"
-        request = {"args": args, "cwd": cwd, "env": env, "status": status_file}
+        request = {"args": args, "cwd": cwd, "env": env, "status": status_file, "devnull": devnull}
         with self.lock:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
             self.process.stdin.flush()
@@ -254,7 +264,8 @@ class Forked:
             return await super()._async_launch_kernel(kernel_cmd, **kw)
         cwd = str(kw.get("cwd") or os.getcwd())
         env = dict(kw.get("env") or os.environ, JPY_PARENT_PID=str(os.getpid()))   # as launch_kernel
-        provisioner.process = zygote().launch(kernel_cmd[3:], cwd, env)
+        devnull = [fd for fd, stream in ((1, "stdout"), (2, "stderr")) if kw.get(stream) is not None]
+        provisioner.process = zygote().launch(kernel_cmd[3:], cwd, env, devnull)
         provisioner.pid = provisioner.pgid = provisioner.process.pid   # a session of its own
         provisioner.cwd = cwd
         self._reconcile_connection_info(provisioner.connection_info)
