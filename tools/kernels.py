@@ -67,11 +67,13 @@ class AsyncPrivateSocketKernelManager(PrivateSockets, AsyncKernelManager):
     """jupyter_client's AsyncKernelManager (used by nbclient and papermill) on private sockets."""
 
 
-#: What the zygote imports before it forks any kernel: what every kernel imports on its own
-#: (ipykernel.kernelapp and, through it, IPython, zmq, tornado and jupyter_client) and numpy,
-#: which the book's code imports in every notebook. (Not matplotlib: the kernel chooses its
-#: backend as it starts, through MPLBACKEND, which matplotlib reads when imported.)
-PRELOAD = ("ipykernel.kernelapp", "numpy")
+#: What the zygote imports before it forks any kernel: what every kernel imports as it starts:
+#: ipykernel.kernelapp (and, through it, IPython, zmq, tornado and jupyter_client), then, as the
+#: kernel is made, its debugger (debugpy and pydevd, about half of a kernel's start), sqlite3 (its
+#: history) and pydoc; and numpy, which the book's code imports in every notebook. (Not
+#: matplotlib: the kernel chooses its backend as it starts, through MPLBACKEND, which matplotlib
+#: reads when imported.)
+PRELOAD = ("ipykernel.kernelapp", "ipykernel.debugger", "sqlite3", "pydoc", "numpy")
 
 #: The zygote's program (``python -c``; argv: the fd it answers on, then PRELOAD). It reads one
 #: request a line on its stdin (the kernel's arguments, folder, environment and the file its
@@ -79,10 +81,15 @@ PRELOAD = ("ipykernel.kernelapp", "numpy")
 #: each child and writes its status. The child is what ``python -m ipykernel_launcher`` runs
 #: (that launcher takes the folder it was started in off sys.path; IPython puts '' back).
 ZYGOTE = r"""
-import importlib, json, os, sys, threading, traceback
-PATH = sys.path[1:]
-for module in sys.argv[2:]:
-    importlib.import_module(module)
+import contextlib, importlib, io, json, os, sys, threading, traceback
+PATH, BEFORE = sys.path[1:], dict(os.environ)
+with contextlib.redirect_stderr(io.StringIO()):   # pydevd's note on frozen modules, which a
+    for module in sys.argv[2:]:                    # kernel prints where its errors go
+        importlib.import_module(module)
+# what those imports set in the environment (debugpy: PYDEVD_USE_FRAME_EVAL=NO where unset), as
+# they would have set it in the kernel's: the zygote's environment is the kernel's (Zygote.serves)
+SET = {key: value for key, value in os.environ.items() if BEFORE.get(key) != value}
+UNSET = set(BEFORE) - set(os.environ)
 import atexit
 from ipykernel import kernelapp
 LAUNCHER = importlib.util.find_spec("ipykernel_launcher").origin
@@ -104,6 +111,9 @@ def kernel(request):
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    os.environ.update(SET)
+    for key in UNSET:
+        os.environ.pop(key, None)
     sys.argv, sys.path[:] = [LAUNCHER, *request["args"]], PATH
     code = 0
     try:
