@@ -81,7 +81,7 @@ PRELOAD = ("ipykernel.kernelapp", "ipykernel.debugger", "sqlite3", "pydoc", "num
 #: each child and writes its status. The child is what ``python -m ipykernel_launcher`` runs
 #: (that launcher takes the folder it was started in off sys.path; IPython puts '' back).
 ZYGOTE = r"""
-import contextlib, importlib, io, json, os, sys, threading, traceback
+import atexit, contextlib, importlib, importlib.util, io, json, os, sys, threading, traceback
 PATH, BEFORE = sys.path[1:], dict(os.environ)
 with contextlib.redirect_stderr(io.StringIO()):   # pydevd's note on frozen modules, which a
     for module in sys.argv[2:]:                    # kernel prints where its errors go
@@ -90,7 +90,6 @@ with contextlib.redirect_stderr(io.StringIO()):   # pydevd's note on frozen modu
 # they would have set it in the kernel's: the zygote's environment is the kernel's (Zygote.serves)
 SET = {key: value for key, value in os.environ.items() if BEFORE.get(key) != value}
 UNSET = set(BEFORE) - set(os.environ)
-import atexit
 from ipykernel import kernelapp
 LAUNCHER = importlib.util.find_spec("ipykernel_launcher").origin
 answers = os.fdopen(int(sys.argv[1]), "w")
@@ -210,13 +209,15 @@ def _without_session(env: dict) -> dict:
 
 class Zygote:
     """The process kernels are forked from (ZYGOTE), started with this process's Python and
-    environment; it ends when this process closes its stdin (at exit)."""
+    environment, in a session of its own as each kernel is; it ends when this process closes
+    its stdin (at exit)."""
 
     def __init__(self):
         self.env = dict(os.environ)
         answers, self.answer_fd = os.pipe()
         self.process = subprocess.Popen([sys.executable, "-c", ZYGOTE, str(self.answer_fd), *PRELOAD],
-                                        stdin=subprocess.PIPE, pass_fds=(self.answer_fd,))
+                                        stdin=subprocess.PIPE, pass_fds=(self.answer_fd,),
+                                        start_new_session=True)   # a terminal's Ctrl-C is not its
         os.close(self.answer_fd)
         self.answers = os.fdopen(answers)
         self.lock = threading.Lock()
