@@ -44,6 +44,13 @@ def test_each_goal_row_says_whether_its_value_meets_the_goal():
     assert bench.goal("make test on a fresh clone (s)", "239.00") == "≤ 240: met"
     assert bench.goal("import floor (s)", "0.59") == ""
     table = bench.report({"regeneration": {"drawn / import floor": 1.5}}, {}, "2026-12-04")
-    assert "| drawn / import floor | 1.50 | 2026-12-04 | ≤ 2: met |" in table
+    assert "| drawn / import floor | 1.500 | 2026-12-04 | ≤ 2: met |" in table
     assert bench.earlier_rows(f"{bench.START}\n{table}\n{bench.END}") == \
-        {"drawn / import floor": ("1.50", "2026-12-04")}
+        {"drawn / import floor": ("1.500", "2026-12-04")}
+
+
+def test_a_ratio_just_over_its_goal_is_not_rounded_into_it():
+    """An incremental build 2.64 s against a full one of 12.91 s is 0.2045 of it: over 0.2,
+    though it reads 0.20 at two decimals."""
+    table = bench.report({"book": {"incremental / from scratch": 2.64 / 12.91}}, {}, "2026-12-05")
+    assert "| incremental / from scratch | 0.204 | 2026-12-05 | ≤ 0.2: not met |" in table

@@ -21,6 +21,7 @@ import html
 import io
 import json
 import logging
+import mimetypes
 import multiprocessing
 import os
 import pathlib
@@ -40,6 +41,11 @@ import words  # noqa: E402
 from purge_css import purge_site  # noqa: E402
 from pdf_edition import CHROMIUM_ARGS, Printer, print_edition  # noqa: E402,F401 (site_build reads the flags)
 BUILD = ROOT / "_build"
+# File types by Python's own table, not the system's as well: myst-nb asks for an image output's
+# file extension, and the first such question read /etc/mime.types whole (a third of a second
+# of each build process's CPU). The table holds every type the book writes (png, svg, css, js,
+# html, json, zip, pdf, ipynb's json); the pages and PDFs are byte for byte the same.
+mimetypes.init(files=[])
 #: The Chromium that prints the PDF editions (BOOK_CHROMIUM names another, e.g. on macOS).
 CHROMIUM = os.environ.get("BOOK_CHROMIUM", "/usr/bin/chromium")
 
