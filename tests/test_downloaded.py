@@ -42,6 +42,11 @@ def installed(tmp_path_factory) -> pathlib.Path:
         [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
         capture_output=True, text=True, check=True).stdout.strip())
     (purelib / "book-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    # (and, where this environment has it, the line that keeps its processes from importing
+    # rfc3987_syntax: tools/lean-imports.pth)
+    lean = pathlib.Path(sysconfig.get_path("purelib")) / "lean-imports.pth"
+    if lean.is_file():
+        shutil.copy(lean, purelib / lean.name)
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                     "--no-build-isolation", "--disable-pip-version-check", "--target",
                     str(purelib), str(source)], check=True, capture_output=True)
