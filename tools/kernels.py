@@ -6,14 +6,15 @@ the same port before either binds it (jupyter_client issue 154), and one of them
 managers use the "ipc" transport instead: each kernel talks over Unix sockets in a folder of its
 own, so there is no shared namespace to race for, and nothing to retry.
 
-A process that starts many kernels (nbval on 132 notebooks, papermill's tests, ``make
-notebooks``) can use the Forked managers: each kernel is then forked from a "zygote", a process
-of the same Python and environment that has already imported ipykernel's stack (IPython, zmq,
-tornado, jupyter_client) and numpy, instead of starting an interpreter and importing them again
-(about 0.3 CPU-seconds a kernel on this machine). The forked kernel is the kernel
-``python -m ipykernel_launcher -f FILE`` would start: the same interpreter, the same
-environment, working folder, ``sys.path`` and ``sys.argv``, a session of its own
-(tests/test_kernels.py compares them); it only finds those modules imported already.
+A process that starts many kernels (nbval on the book's 144 notebooks, papermill's tests,
+``make notebooks``) can use the Forked managers: each kernel after its first is then forked from
+a "zygote", a process of the same Python and environment that has already imported what a
+kernel imports as it starts (PRELOAD), instead of starting an interpreter that imports it all
+again (about 0.3 CPU-seconds a kernel on this machine). The forked kernel is the kernel
+``python -m ipykernel_launcher -f FILE`` would start: the same interpreter, environment, working
+folder, ``sys.path`` and ``sys.argv``, a session of its own (tests/test_kernels.py compares
+them); it finds those modules imported already, and its stdin is /dev/null where a started
+kernel's is a pipe that nothing writes to.
 """
 from __future__ import annotations
 
