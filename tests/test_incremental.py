@@ -10,6 +10,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tarfile
 
 import pytest
 
@@ -68,6 +69,12 @@ def page_times(book):
     return {page: (site / f"{page}.html").stat().st_mtime_ns for page in PAGES}
 
 
+def archived(book, name: str) -> str:
+    """The file ``name`` of the repository as the built site's source archive holds it."""
+    with tarfile.open(book / "_build" / "html" / "source" / "splitting-work-book.tar.gz") as archive:
+        return archive.extractfile(f"splitting-work-book/{name}").read().decode("utf-8")
+
+
 def pdf_text(book):
     pdf = book / "_build" / "html" / "en" / "book-en.pdf"
     return subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], check=True,
@@ -88,6 +95,8 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_pa
     assert rewritten == {CHANGED, PAGES[0]}, "the changed page, and the root whose contents list it"
     assert "A sentence added by the incremental-build test." in pdf_text(book), \
         "the merged PDF holds the reprinted part"
+    assert "A sentence added by the incremental-build test." in archived(book, CHANGED + ".ipynb"), \
+        "the site's source archive holds the notebook as it was built (written while Chromium prints)"
     before = page_times(book)
     third = build(book)
     assert third.returncode == 0, third.stdout + third.stderr
@@ -104,6 +113,7 @@ def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
                                 cwd=book, capture_output=True, text=True, timeout=900,
                                 env=dict(os.environ, BOOK_SPHINX_JOBS=jobs))
         assert result.returncode == 0, result.stdout + result.stderr
+        assert "build_book.py" in archived(book, "Makefile"), "an HTML-only build writes the source archive too"
         site = book / "_build" / "html" / "en"
         files[jobs] = {str(path.relative_to(site)): path.read_bytes() for path in site.rglob("*")
                        if path.is_file() and path.name != ".buildinfo"}

@@ -190,8 +190,10 @@ def sphinx_jobs(editions_at_once: int) -> int:
     return max(1, len(os.sched_getaffinity(0)) // editions_at_once)
 
 
-def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
-    """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes."""
+def build_edition(lang: str, html_only: bool = False, jobs: int = 1, meanwhile=None) -> None:
+    """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes;
+    ``meanwhile``, the caller's other work, runs once, while Chromium prints the pages that
+    changed (or at the end, when nothing is printed)."""
     # jsonschema, which Jupyter Book's configuration check imports, loads rfc3987_syntax where
     # it is installed (JupyterLab's jupyter-events asks for it), and that compiles a grammar of
     # IRIs for about 3 s on import; the book's configuration holds no IRI for it to check.
@@ -237,6 +239,11 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     printing = not html_only and pathlib.Path(CHROMIUM).exists()
     # Chromium starts while Sphinx builds (pdf_edition.Printer), ready for the pages it wrote.
     printer = Printer(CHROMIUM) if printing else None
+    pending = [meanwhile] if meanwhile else []
+
+    def run_pending() -> None:
+        while pending:
+            pending.pop()()
     try:
         status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
                               noconfig=True, confoverrides=overrides, builder="html",
@@ -247,17 +254,16 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
         stamp.write_text(inputs)
         prune_images(BUILD / "html" / lang)
         purge_site(BUILD / "html" / lang, BUILD / "whole-css" / lang)
-        if html_only:
-            return
-        if not printing:
+        if not html_only and not printing:
             print(no_printer_notice(lang), file=sys.stderr)
-            return
-        print_edition(BUILD / "html" / lang, edition_pages(toc), BUILD / "pdf" / lang,
-                      BUILD / "html" / lang / pdf_name(lang), own["title"],
-                      own["sphinx_language"].replace("_", "-"), printer)
+        elif not html_only:
+            print_edition(BUILD / "html" / lang, edition_pages(toc), BUILD / "pdf" / lang,
+                          BUILD / "html" / lang / pdf_name(lang), own["title"],
+                          own["sphinx_language"].replace("_", "-"), printer, meanwhile=run_pending)
     finally:
         if printer is not None:
             printer.close()
+    run_pending()
 
 
 def build_edition_then_end(lang: str, **options) -> None:
@@ -393,16 +399,18 @@ def main(argv: list) -> int:
     # One process per edition: Sphinx caches translation catalogues per process, so a second
     # build in the same process would keep the first edition's interface language. One edition
     # is built here, without starting a process.
+    # The source archive is written while Chromium prints the one edition's changed pages
+    # (printing waits on Chromium, and the archive is a fifth of a second of CPU).
     if len(langs) == 1:
-        build_edition(langs[0], html_only=html_only, jobs=sphinx_jobs(1))
+        build_edition(langs[0], html_only=html_only, jobs=sphinx_jobs(1), meanwhile=publish_source)
     else:
         with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
             list(pool.map(functools.partial(build_edition_then_end, html_only=html_only,
                                             jobs=sphinx_jobs(2)), langs))
+        publish_source()
     landing()
     publish_data()
-    publish_source()
     if has_pyodide():
         publish_pyodide()
     else:

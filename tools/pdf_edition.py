@@ -108,7 +108,7 @@ def print_with(tab, site: pathlib.Path, pages: list, parts: pathlib.Path) -> Non
 class Printer:
     """Headless Chromium, started in a thread of its own as soon as the printer is made, so that
     its start (about a second) overlaps what the caller does meanwhile: the Sphinx build whose
-    pages it will print. ``print_parts`` hands it the pages once and waits for them; ``close``
+    pages it will print. ``start`` hands it the pages once and ``finish`` waits for them; ``close``
     ends it (a printer given nothing to print ignores a browser that failed to start: nothing
     needed it). Playwright's synchronous API stays on the thread that started it."""
 
@@ -134,10 +134,13 @@ class Printer:
         else:
             self.done.put(None)
 
-    def print_parts(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
-        """Print ``pages`` (``print_with``); raise what went wrong in the printer's thread."""
+    def start(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
+        """Start printing ``pages`` (``print_with``) in the printer's thread."""
         self.given = True
         self.jobs.put((site, pages, parts))
+
+    def finish(self) -> None:
+        """Wait for the pages ``start`` gave; raise what went wrong in the printer's thread."""
         error = self.done.get()
         self.thread.join()
         if error is not None:
@@ -261,10 +264,11 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
 
 
 def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path,
-                  title: str, language: str, printer: Printer) -> list:
+                  title: str, language: str, printer: Printer, meanwhile=lambda: None) -> list:
     """Bring ``pdf`` up to date with the HTML pages of ``site``: print the parts of the pages
     that changed (with ``printer``, which this ends), merge when anything was printed or the
-    PDF is missing, and log which parts were printed. Returns those pages."""
+    PDF is missing, and log which parts were printed. ``meanwhile`` (the caller's other work)
+    runs while Chromium prints. Returns those pages."""
     parts.mkdir(parents=True, exist_ok=True)
     kept = {part_file(parts, page).name for page in pages}
     for old in parts.glob("*.pdf"):   # the parts of pages the edition no longer has
@@ -273,7 +277,12 @@ def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pat
             old.with_suffix(".sha256").unlink(missing_ok=True)
     stale = outdated(site, pages, parts)
     if stale:
-        printer.print_parts(site, stale, parts)
+        printer.start(site, stale, parts)
+    try:
+        meanwhile()
+    finally:
+        if stale:
+            printer.finish()
     printer.close()
     if stale or not pdf.exists():
         merge(site, pages, parts, pdf, title, language)
