@@ -44,7 +44,8 @@ BUILD = ROOT / "_build"
 # File types by Python's own table, not the system's as well: myst-nb asks for an image output's
 # file extension, and the first such question read /etc/mime.types whole (a third of a second
 # of each build process's CPU). The table holds every type the book writes (png, svg, css, js,
-# html, json, zip, pdf, ipynb's json); the pages and PDFs are byte for byte the same.
+# html, json, zip, pdf, ipynb's json): the pages are byte for byte the same, and the PDFs but
+# for the dates every build writes into them.
 mimetypes.init(files=[])
 #: The Chromium that prints the PDF editions (BOOK_CHROMIUM names another, e.g. on macOS).
 CHROMIUM = os.environ.get("BOOK_CHROMIUM", "/usr/bin/chromium")
