@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
-import http.server
 import json
 import os
 import pathlib
@@ -19,6 +17,7 @@ import time
 import yaml
 
 from build_book import CHROMIUM, CHROMIUM_ARGS as PRINTER_ARGS
+from local_server import serve  # noqa: F401 (the tests import it from here)
 from words import LANGUAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -116,18 +115,6 @@ def pages(lang: str) -> list:
     return [HTML / lang / (f.replace("/en/", f"/{lang}/") + ".html") for f in dict.fromkeys(files)]
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        """A browser that leaves a page mid-download closes the connection: not an error."""
-        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-            super().handle_error(request, client_address)
-
-
 @contextlib.contextmanager
 def built_site(server=None):
     """The book built once for this test run and served by ``server`` (``serve`` by default:
@@ -139,9 +126,3 @@ def built_site(server=None):
     finally:
         running.shutdown()
 
-
-def serve(directory: pathlib.Path) -> tuple:
-    """Serve ``directory`` on an ephemeral 127.0.0.1 port; return (base URL, server)."""
-    server = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}", server

@@ -9,9 +9,7 @@ markers, with the date and the machine (never a test: performance depends on the
 from __future__ import annotations
 
 import datetime
-import functools
 import gzip
-import http.server
 import io
 import json
 import os
@@ -20,10 +18,10 @@ import platform
 import subprocess
 import sys
 import tempfile
-import threading
 
 from bench import write_into_readme
 from build_book import CHROMIUM, CHROMIUM_ARGS
+from local_server import Quiet, serve
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
@@ -36,12 +34,9 @@ REFERENCE = "en/genindex"
 START, END = "<!-- AUDIT:START -->", "<!-- AUDIT:END -->"
 
 
-class Compressed(http.server.SimpleHTTPRequestHandler):
+class Compressed(Quiet):
     """A static file server that sends files gzip-compressed to a client that accepts it, as
     GitHub Pages does."""
-
-    def log_message(self, *args):
-        pass
 
     def send_head(self):
         path = self.translate_path(self.path)
@@ -59,10 +54,7 @@ class Compressed(http.server.SimpleHTTPRequestHandler):
 
 def serve_compressed(directory: pathlib.Path) -> tuple:
     """Serve ``directory`` compressed on an ephemeral 127.0.0.1 port; (base URL, server)."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(Compressed, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}", server
+    return serve(directory, Compressed)
 
 
 def lighthouse(url: str, report: pathlib.Path, categories=CATEGORIES, audits=()) -> dict:

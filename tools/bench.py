@@ -25,6 +25,7 @@ import time
 
 import atomic  # (tools/build_book.py puts the repository on the path)
 from build_book import source_files
+from local_server import serve
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -115,24 +116,13 @@ def panel() -> dict:
         (book / "tools" / "pyodide" / "node_modules").symlink_to(modules)
         subprocess.run([PYTHON, "tools/build_book.py", "--html-only", "en"], cwd=book, check=True,
                        capture_output=True)
-        class Quiet(http.server.SimpleHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                """A browser closed mid-download (the panel's late fetches): not an error."""
-                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-                    super().handle_error(request, client_address)
-        handler = functools.partial(Quiet, directory=str(book / "_build" / "html"))
-        server = Server(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base, server = serve(book / "_build" / "html")
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
                 page = browser.new_page()
                 start = time.perf_counter()
-                page.goto(f"http://127.0.0.1:{server.server_port}/en/notebooks/en/"
+                page.goto(f"{base}/en/notebooks/en/"
                           "split-04-break-even.html", wait_until="load")
                 loaded = time.perf_counter() - start
 
