@@ -8,6 +8,7 @@ skipped, unless MEASURE_REQUIRED=1 (set by .ci/run, which installs torch first):
 missing torch fails them, so the gate never passes by skipping.
 """
 import copy
+import importlib.util
 import json
 import math
 import os
@@ -316,9 +317,10 @@ def test_no_notebook_measures():
 # ---- the run on two ranks -----------------------------------------------------------------------
 
 def need_torch():
-    try:
-        import torch  # noqa: F401
-    except ModuleNotFoundError:
+    """Skip (or, with MEASURE_REQUIRED=1, fail) where torch is not installed: found, not
+    imported (importing it takes some 3 CPU-seconds, and the tests that launch ranks do not
+    use it in this process)."""
+    if importlib.util.find_spec("torch") is None:
         if os.environ.get("MEASURE_REQUIRED") == "1":
             pytest.fail("torch is missing but MEASURE_REQUIRED=1: run `make measure QUICK=1`")
         pytest.skip("torch is not installed (make measure installs it)")
@@ -392,6 +394,35 @@ def test_a_failed_or_stalled_rank_ends_the_run_without_a_record(tmp_path, fault,
     assert "no record was written" in result.stderr
     assert written(tmp_path) == []
     assert processes_mentioning(str(tmp_path)) == [], "a rank outlived the run"
+
+
+def test_without_torch_the_launcher_names_the_install_step_and_starts_nothing(tmp_path):
+    """Where torch cannot be found (marked absent here), `python -m measure` says how to
+    install it, exits 2, and writes nothing."""
+    code = ("import runpy, sys; sys.modules['torch'] = None; "
+            f"sys.argv = ['measure', '--quick', '--out', {str(tmp_path / 'records')!r}]; "
+            "runpy.run_module('measure', run_name='__main__')")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "torch is not installed" in result.stderr and "requirements-measure.txt" in result.stderr
+    assert written(tmp_path) == []
+
+
+def test_the_launcher_finds_torch_without_importing_it(tmp_path):
+    """The launcher only checks that torch is there: torchrun and each rank import it (some 3
+    CPU-seconds each), and the launcher's own import was a third such cost on every run. Its
+    process starts torchrun (stopped here at that point) with torch not imported."""
+    need_torch()
+    code = ("import subprocess, sys\n"
+            "import measure.__main__ as launcher\n"
+            "def started(*args, **kwargs):\n"
+            "    print('torch imported' if 'torch' in sys.modules else 'torch not imported')\n"
+            "    raise SystemExit(0)\n"
+            "subprocess.Popen = started\n"
+            "launcher.main(['--quick', '--out', sys.argv[1]])\n")
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.stdout.strip().splitlines()[-1:] == ["torch not imported"], result.stdout + result.stderr
 
 
 def processes_mentioning(text: str) -> list:

@@ -17,8 +17,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 import words
+from local_server import Quiet
 from site_build import (CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, PHONE, ROOT, SIDEWAYS_SELECTOR,
-                        built_site, pages)
+                        built_site, pages, serve)
 
 DESKTOP = {"width": 1280, "height": 900}
 #: The heaviest a page may be, everything it loads included, uncompressed.
@@ -589,23 +590,31 @@ def test_what_scrolls_sideways_fades_where_more_of_it_lies(site, browser, path):
 
 
 #: Every element's computed style, its ::before and ::after included, in document order: each
-#: standard property by name (the ~480 longhands every element has; custom properties, ~400 more,
-#: are left out: they show only through the standard properties that use them, and the cut
-#: reorders them). ``STYLE_DIGEST`` gives the number of elements and a SHA-256 of all their
-#: texts (the browser's own, so that a page's ~50 MB of style text never leaves it and is
-#: hashed natively); where two pages' digests differ, ``STYLE_HASHES`` gives a digest of each
-#: element, to find which, and ``STYLES`` the whole text of the elements at some indices.
-STYLE_TEXT = """const names = [...getComputedStyle(document.documentElement)].filter(k => !k.startsWith('--'));
+#: standard property (the ~480 longhands every element has; custom properties, ~400 more, are
+#: left out: they show only through the standard properties that use them, and the cut reorders
+#: them). ``STYLE_DIGEST`` gives the number of elements and a SHA-256 of all their values (the
+#: browser's own, so that a page's ~7 MB of style text never leaves it and is hashed natively;
+#: the values only, in the order of ``names``, which is the browser's and the same in both
+#: tabs: written with their names, the text was 25 MB on the claims page and took half as long
+#: again); where two pages' digests differ, ``STYLE_HASHES`` gives a digest of each element, to
+#: find which, and ``STYLES`` the elements at some indices, each property with its name.
+STYLE_NAMES = """const names = [...getComputedStyle(document.documentElement)].filter(k => !k.startsWith('--'));"""
+STYLE_VALUES = STYLE_NAMES + """
+  const text = e => [null, '::before', '::after'].map(p => { const s = getComputedStyle(e, p);
+    if (p && s.content === 'none') return '';
+    const values = new Array(names.length);
+    for (let i = 0; i < names.length; i++) values[i] = s.getPropertyValue(names[i]);
+    return values.join(';'); }).join('|');"""
+STYLES = "indices => { " + STYLE_NAMES + """
   const text = e => [null, '::before', '::after'].map(p => { const s = getComputedStyle(e, p);
     return p && s.content === 'none' ? '' : names.map(k => k + ':' + s.getPropertyValue(k)).join(';'); })
-    .join('|');"""
-STYLES = "indices => { " + STYLE_TEXT + """
+    .join('|');
   const all = document.querySelectorAll('*'); return indices.map(i => text(all[i])); }"""
-STYLE_DIGEST = "async () => { " + STYLE_TEXT + """
+STYLE_DIGEST = "async () => { " + STYLE_VALUES + """
   const all = [...document.querySelectorAll('*')];
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(all.map(text).join('\\n')));
   return all.length + ' ' + [...new Uint8Array(digest)].map(b => b.toString(16).padStart(2, '0')).join(''); }"""
-STYLE_HASHES = "() => { " + STYLE_TEXT + """
+STYLE_HASHES = "() => { " + STYLE_VALUES + """
   const digest = t => { let a = 0x811c9dc5, b = 0;
     for (let i = 0; i < t.length; i++) { const c = t.charCodeAt(i); a = Math.imul(a ^ c, 16777619); b = (Math.imul(b, 31) + c) | 0; }
     return (a >>> 0).toString(16) + '.' + (b >>> 0).toString(16); };
@@ -645,34 +654,58 @@ def _show_for_styles(reader: "Reader", path: str, dark: bool) -> list:
     return reader.page.evaluate(STYLE_DIGEST)
 
 
+class _LookedAt(Quiet):
+    """The built site for the cut-stylesheet check: without the "your numbers" panel's script
+    (404: opening the panel starts Pyodide, which rewrites the page some seconds later, at
+    another moment in each tab, so its form is compared as the page serves it), and, where
+    ``whole`` names the themes' stylesheets as Sphinx wrote them (_build/whole-css), with each
+    of those served in place of its cut copy, its name kept in ``served``. Served from a server
+    of its own, so that the browser reads the pages as any other: a Playwright route on a tab
+    sent every request through the test process and turned off the browser's cache (0.48 CPU-s
+    a page against 0.29)."""
+    whole: pathlib.Path | None = None
+    served: list = []
+
+    def translate_path(self, path: str) -> str:
+        local = pathlib.Path(super().translate_path(path))
+        if local.name == "your-numbers.js":
+            return str(local.with_name("your-numbers.js.left-out"))
+        if self.whole is not None and local.suffix == ".css":
+            lang, _, rest = local.relative_to(HTML).as_posix().partition("/")
+            whole = self.whole / lang / rest
+            if whole.is_file():
+                self.served.append(whole.name)
+                return str(whole)
+        return str(local)
+
+
+@pytest.fixture(scope="module")
+def looked_at():
+    """The site as built and with the themes' whole stylesheets, each on a server of its own
+    (_LookedAt); yields their base URLs and the list of whole sheets served."""
+    served = []
+    cut_base, cut = serve(HTML, _LookedAt)
+    whole_base, whole = serve(HTML, type("Whole", (_LookedAt,), {
+        "whole": ROOT / "_build" / "whole-css", "served": served}))
+    try:
+        yield cut_base, whole_base, served
+    finally:
+        cut.shutdown()
+        whole.shutdown()
+
+
 @pytest.mark.parametrize("path", CUT_PAGES)
-def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, path):
+def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, looked_at, path):
     """The themes' stylesheets are cut to the rules that can match (tools/purge_css.py). With the
     themes' whole files served in their place, every element of the page, and its ::before and
     ::after, computes the same style: at 390 and 1280 px, light and dark, its folds open."""
-    lang = path.split("/")[0]
-    whole = ROOT / "_build" / "whole-css" / lang
-    served = []
-
-    def whole_sheet(route):
-        local = whole / urllib.parse.urlparse(route.request.url).path.split(f"/{lang}/", 1)[1]
-        if local.is_file():
-            served.append(local.name)
-            route.fulfill(path=str(local), content_type="text/css")
-        else:
-            route.continue_()
-
+    cut_base, whole_base, served = looked_at
+    served.clear()
     problems = []
     # Two tabs for the three looks, each page loaded again at its width and mode (a new tab
     # for each look started a renderer process each time, about a second of CPU).
-    cut_reader = Reader(browser, site, PHONE, context="own")
-    whole_reader = Reader(browser, site, PHONE, context="own")
-    whole_reader.page.route("**/*.css*", whole_sheet)
-    # Opening the "your numbers" panel starts Pyodide, which rewrites the page some seconds
-    # later, at another moment in each tab: its script is held back, and its form compared as
-    # the page serves it.
-    for reader in (cut_reader, whole_reader):
-        reader.page.route("**/your-numbers.js", lambda route: route.abort())
+    cut_reader = Reader(browser, cut_base, PHONE, context="own")
+    whole_reader = Reader(browser, whole_base, PHONE, context="own")
     try:
         for viewport, dark in ((PHONE, False), (DESKTOP, False), (PHONE, True)):
             for reader in (cut_reader, whole_reader):
