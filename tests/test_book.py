@@ -240,6 +240,61 @@ def test_no_pdf_page_is_blank(built, lang, tmp_path):
     assert not blank, f"{pdf.name}: blank sheets {blank}"
 
 
+def printed(pdf: pathlib.Path) -> list:
+    """What each sheet of a PDF shows: its content stream's digest, its links (kind, place,
+    address or destination) and its fonts by name."""
+    import hashlib
+
+    sheets = []
+    with pikepdf.open(pdf) as document:
+        for sheet in document.pages:
+            streams = sheet.obj.Contents
+            streams = streams if isinstance(streams, pikepdf.Array) else [streams]
+            links = [(str(a.get("/Subtype")), [round(float(x), 2) for x in a.get("/Rect", [])],
+                      str(a.A.get("/URI")) if "/A" in a else str(a.get("/Dest")))
+                     for a in sheet.obj.get("/Annots", [])]
+            fonts = sorted(str(font.get("/BaseFont"))
+                           for font in sheet.obj.Resources.get("/Font", {}).values())
+            sheets.append((hashlib.sha256(b"".join(s.read_bytes() for s in streams)).hexdigest(),
+                           links, fonts))
+    return sheets
+
+
+#: The pages printed with and without their scripts: the one whose sheets the theme's script
+#: changed (its sidebars and headers left in the flow: three sheets became four), and a ledger
+#: whose groups fold, in Chinese.
+SCRIPTLESS_PAGES = [("en", "notebooks/en/split-03-ledger"), ("zh", "book/zh/claims")]
+
+
+def test_a_page_prints_the_same_sheets_without_its_scripts(built, tmp_path):
+    """The editions' parts are printed with the pages' scripts off (pdf_edition.SCRIPTS, a fifth
+    less CPU): each page of SCRIPTLESS_PAGES, printed as the build prints it with its scripts
+    run and not, gives the same sheets, links and fonts."""
+    from playwright.sync_api import sync_playwright
+
+    import pdf_edition
+    from build_book import CHROMIUM
+
+    differ = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                             args=pdf_edition.CHROMIUM_ARGS)
+        try:
+            tabs = {scripts: pdf_edition.print_tab(browser, scripts) for scripts in (True, False)}
+            for lang, page in SCRIPTLESS_PAGES:
+                sheets = {}
+                for scripts, tab in tabs.items():
+                    folder = tmp_path / str(scripts)
+                    pdf_edition.print_with(tab, HTML / lang, [page], folder)
+                    sheets[scripts] = printed(pdf_edition.part_file(folder, page))
+                if sheets[True] != sheets[False]:
+                    differ.append(f"{lang}/{page}: {len(sheets[True])} sheets with its scripts, "
+                                  f"{len(sheets[False])} without, other marks")
+        finally:
+            browser.close()
+    assert not differ, differ
+
+
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_the_pdf_embeds_every_font_by_name(built, lang):
     """No Type 3 font (Chromium embeds Noto CJK, an OpenType/CFF font, as hundreds of unnamed

@@ -35,6 +35,12 @@ PAGE_SETUP = {"format": "A4", "print_background": True,
               "margin": {"top": "18mm", "bottom": "18mm", "left": "16mm", "right": "16mm"}}
 #: The media the pages are laid out for, from their load on (part of each part's digest).
 MEDIA = "print"
+#: Whether the page's own scripts run as it is printed (part of each part's digest). They print
+#: nothing of their own: site.css hides in print what sphinx-book-theme.js marks .noprint, and
+#: every part of the four editions printed the same sheets, links and fonts with them and
+#: without them (tests/test_book.py checks two pages); without them a part costs a fifth less
+#: CPU (0.34 against 0.43 CPU-s).
+SCRIPTS = False
 #: Run on each page before it is printed: the folded groups of the claims ledger open (a
 #: reader of the PDF cannot unfold them). The code cells' "show code" boxes stay folded.
 OPEN_GROUPS = "() => document.querySelectorAll('details.ledger-group').forEach(d => d.open = true)"
@@ -65,7 +71,8 @@ def part_digest(site: pathlib.Path, page: str) -> str:
     printing, the printed part of the page's HTML and the stylesheets it links."""
     path = site / f"{page}.html"
     printed = printed_html(path.read_text(encoding="utf-8"))
-    digest = hashlib.sha256(json.dumps([PAGE_SETUP, OPEN_GROUPS, MEDIA], sort_keys=True).encode())
+    digest = hashlib.sha256(json.dumps([PAGE_SETUP, OPEN_GROUPS, MEDIA, SCRIPTS],
+                                       sort_keys=True).encode())
     digest.update(printed.encode())
     for sheet in re.findall(r'<link rel="stylesheet"[^>]*href="([^"]+)"', printed):
         digest.update((path.parent / sheet).resolve().read_bytes())
@@ -81,11 +88,12 @@ def outdated(site: pathlib.Path, pages: list, parts: pathlib.Path) -> list:
     return [page for page in pages if not current(page)]
 
 
-def print_tab(browser):
+def print_tab(browser, scripts: bool = SCRIPTS):
     """A tab of ``browser`` for printing: in print media, so that each page is laid out for
     print from its load on (otherwise it is laid out for the screen on load and again for
-    print: the same PDF, about a quarter slower)."""
-    tab = browser.new_page()
+    print: the same PDF, about a quarter slower), with the page's scripts run or not
+    (``SCRIPTS``; OPEN_GROUPS runs either way)."""
+    tab = browser.new_context(java_script_enabled=scripts).new_page()
     tab.emulate_media(media=MEDIA)
     return tab
 
