@@ -162,3 +162,42 @@ def test_the_build_loads_no_executing_client_and_refuses_to_execute(client):
     loaded, refused = result.stdout.split("\n", 1)
     assert loaded == "False False"
     assert 'execute_notebooks: "off"' in refused
+
+
+def test_the_build_excludes_what_its_table_of_contents_leaves_out_as_jupyter_book_would(tmp_path):
+    """build_book.outside_the_toc stands in for sphinx_external_toc's exclude_missing, which
+    globbed the whole checkout: in a tree holding pages of the English table of contents, stray
+    pages beside them, and pages in excluded folders (_build, tools' node_modules, sections, a
+    hidden one), it gives what that glob gives, read as sphinx_external_toc reads it: every .rst,
+    .md and .ipynb that the table of contents does not list and that no exclude pattern covers,
+    itself or a folder above it."""
+    import glob
+
+    import yaml
+    from sphinx.util.matching import Matcher
+
+    import build_book
+
+    toc = build_book.edition_toc("en")
+    listed = build_book.edition_pages(toc)
+    for name in [f"{page}.ipynb" for page in listed[:3]] + [
+            "notebooks/en/scratch.ipynb", "notes.md", "words/README.md", "book/en/draft.rst",
+            "notebooks/zh/split-01-problem.ipynb", "_build/html/en/index.md",
+            "tools/lighthouse/node_modules/pkg/README.md", "sections/split-04/notes.md",
+            ".git/info.md", "README.md", "data/measurements/README.md"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    exclude = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["exclude_patterns"]
+    exclude += [f"{folder}/{other}/**" for other in build_book.EDITIONS if other != "en"
+                for folder in ("notebooks", "book")]
+    excluded = Matcher([*build_book.JUPYTER_BOOK_EXCLUDES, *exclude])
+    globbed = set()
+    for suffix in (".rst", ".md", ".ipynb"):
+        for found in glob.iglob(str(tmp_path / "**" / f"*{suffix}"), recursive=True):
+            path = pathlib.Path(found).relative_to(tmp_path).as_posix()
+            parts = path.split("/")
+            if path.removesuffix(suffix) not in listed and not any(
+                    excluded("/".join(parts[:i + 1])) for i in range(len(parts))):
+                globbed.add(path)
+    assert globbed == {"notebooks/en/scratch.ipynb", "notes.md", "words/README.md", "book/en/draft.rst"}
+    assert sorted(build_book.outside_the_toc(toc, exclude, tmp_path)) == sorted(globbed)
