@@ -77,9 +77,15 @@ function probe(frame) {
 </body></html>"""
 
 
-def probe_page(lang: str) -> str:
-    """The probe for one edition's PAGES (served beside the site, under /site/)."""
-    pages = [f"site/{lang}/" + p.format(lang=lang) for p in PAGES]
+#: The editions, in the order of the probe's rows (PAGES of each in turn).
+LANGS = ["zh", "es", "it", "en"]
+
+
+def probe_page() -> str:
+    """The probe for every edition's PAGES (served beside the site, under /site/), one row per
+    page, the editions in the order of LANGS: one Firefox reads them all (each start of Firefox
+    with a new profile took about a CPU-second)."""
+    pages = [f"site/{lang}/" + p.format(lang=lang) for lang in LANGS for p in PAGES]
     frames = "\n".join(f'<iframe data-row="{row}" src="{page}" onload="probe(this)"></iframe>'
                        for row, page in enumerate(pages))
     return PROBE % {"count": len(CHECKS), "square": SQUARE,
@@ -89,13 +95,13 @@ def probe_page(lang: str) -> str:
 
 
 def read_squares(png) -> list:
-    """The probe's grid read from its screenshot: one row per page, True (green), False (red)
-    or None (not painted: the page's check never ran) per check."""
+    """The probe's grid read from its screenshot: one row per page (LANGS × PAGES), True
+    (green), False (red) or None (not painted: the page's check never ran) per check."""
     from PIL import Image
 
     image = Image.open(png).convert("RGB")
     rows = []
-    for row in range(len(PAGES)):
+    for row in range(len(LANGS) * len(PAGES)):
         squares = []
         for column in range(len(CHECKS)):
             r, g, b = image.getpixel((column * SQUARE + SQUARE // 2, row * SQUARE + SQUARE // 2))
@@ -105,31 +111,38 @@ def read_squares(png) -> list:
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory):
-    """A folder with the built site under site/ (a link), served on 127.0.0.1; (folder, base)."""
+def squares(tmp_path_factory):
+    """Firefox's reading of every edition's PAGES, once (tests/test_firefox.py's tests go to one
+    worker: conftest.ONE_WORKER_FILES): the probe served beside the built site (a link under
+    site/) on 127.0.0.1, its screenshot's squares by row; None where Firefox is not installed."""
+    if FIREFOX is None:
+        yield None
+        return
     build_once()
     root = tmp_path_factory.mktemp("firefox")
     (root / "site").symlink_to(HTML, target_is_directory=True)
+    (root / "probe.html").write_text(probe_page(), encoding="utf-8")
     base, server = serve(root)
-    yield root, base
-    server.shutdown()
+    try:
+        profile, shot = root / "profile", root / "probe.png"
+        profile.mkdir()
+        subprocess.run([FIREFOX, "--headless", "--no-remote", "--profile", str(profile),
+                        f"--screenshot={shot}", f"--window-size={PHONE['width']},{PHONE['height']}",
+                        f"{base}/probe.html"], check=True, capture_output=True, timeout=180)
+        yield read_squares(shot)
+    finally:
+        server.shutdown()
 
 
-@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
-def test_firefox_reads_each_edition_on_a_phone_without_the_defects_chromium_is_checked_for(folder, lang):
-    if FIREFOX is None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_firefox_reads_each_edition_on_a_phone_without_the_defects_chromium_is_checked_for(squares, lang):
+    if squares is None:
         if os.environ.get("AUDIT_REQUIRED"):
             pytest.fail("Firefox ESR is missing (tools/system-packages.sh installs it)")
         pytest.skip("Firefox ESR is not installed (Debian: apt-get install firefox-esr)")
-    root, base = folder
-    (root / f"probe-{lang}.html").write_text(probe_page(lang), encoding="utf-8")
-    profile, shot = root / f"profile-{lang}", root / f"probe-{lang}.png"
-    profile.mkdir()
-    subprocess.run([FIREFOX, "--headless", "--no-remote", "--profile", str(profile),
-                    f"--screenshot={shot}", f"--window-size={PHONE['width']},{PHONE['height']}",
-                    f"{base}/probe-{lang}.html"], check=True, capture_output=True, timeout=180)
+    first = LANGS.index(lang) * len(PAGES)
     problems = [f"{PAGES[row].format(lang=lang)}: {'not checked' if ok is None else 'fails'}: "
                 f"{CHECKS[column]}"
-                for row, squares in enumerate(read_squares(shot))
-                for column, ok in enumerate(squares) if ok is not True]
+                for row, row_squares in enumerate(squares[first:first + len(PAGES)])
+                for column, ok in enumerate(row_squares) if ok is not True]
     assert not problems, "\n".join(problems)
