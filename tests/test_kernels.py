@@ -5,7 +5,10 @@ import os
 import signal
 import subprocess
 
-from kernels import ForkedKernel, ForkedKernelManager, PrivateSocketKernelManager, zygote
+import pytest
+
+from kernels import (AsyncForkedKernelManager, ForkedKernel, ForkedKernelManager,
+                     PrivateSocketKernelManager, zygote)
 
 #: What a cell reports of the process it runs in: everything a notebook could see differ
 #: between a kernel started as a new interpreter and one forked from a warm process.
@@ -87,3 +90,94 @@ def test_nbval_runs_the_notebooks_in_forked_kernels(tmp_path):
         assert os.readlink(f"/proc/{kernel.km.provisioner.process.pid}/fd/2") == os.devnull
     finally:
         kernel.stop()
+
+
+async def ready_then_stopped(manager_class, folder) -> tuple:
+    """Start a kernel of ``manager_class`` in ``folder``, make its client ready and run a cell,
+    then stop it: (the timeouts of IOPub reads while the client got ready, what the cell
+    printed, whether the channel was left as it was, the seconds slept while the kernel was
+    stopped)."""
+    import asyncio
+    import inspect
+
+    import jupyter_client.manager
+
+    async def done(value):   # a manager's or client's call, sync or async
+        return await value if inspect.isawaitable(value) else value
+
+    manager = manager_class(kernel_name="python3")
+    await done(manager.start_kernel(cwd=str(folder)))
+    client = manager.client()
+    client.start_channels()
+    channel = client.iopub_channel
+    waits, slept, printed = [], [], []
+    get_msg = channel.get_msg
+    channel.get_msg = lambda timeout=None: (waits.append(timeout), get_msg(timeout=timeout))[1]
+    real_sleep = jupyter_client.manager.asyncio.sleep
+    try:
+        await done(client.wait_for_ready(timeout=60))
+        ready_waits = list(waits)
+        del channel.get_msg
+        left = "get_msg" not in vars(channel)
+        await done(client.execute_interactive("print(6 * 7)", timeout=60, output_hook=lambda m: printed.append(
+            m["content"].get("text", "")) if m["msg_type"] == "stream" else None))
+    finally:
+        client.stop_channels()
+        jupyter_client.manager.asyncio.sleep = lambda seconds, *a: (slept.append(seconds),
+                                                                    real_sleep(seconds, *a))[1]
+        try:
+            await done(manager.shutdown_kernel(now=True))
+        finally:
+            jupyter_client.manager.asyncio.sleep = real_sleep
+    return ready_waits, printed, left, slept
+
+
+@pytest.mark.parametrize("manager_class", [ForkedKernelManager, AsyncForkedKernelManager],
+                         ids=["nbval's", "papermill's"])
+def test_a_client_is_ready_once_iopub_is_quiet_for_a_moment_and_a_stopped_kernel_is_seen_at_once(
+        tmp_path, manager_class):
+    """The managers' clients wait for the kernel's kernel_info reply, then for IOPub to be quiet
+    for kernels.QUIET_S (jupyter_client waits 0.2 s each time); a kernel being stopped is looked
+    at every kernels.POLL_S (jupyter_client: 0.1 s); the client's IOPub channel is left as it
+    was, and the kernel still runs a cell and shows its output."""
+    import asyncio
+
+    import kernels
+
+    if manager_class is ForkedKernelManager:   # nbval calls it from no event loop of its own
+        waits, printed, left, slept = kernels.run_sync(ready_then_stopped)(manager_class, tmp_path)
+    else:
+        waits, printed, left, slept = asyncio.run(ready_then_stopped(manager_class, tmp_path))
+    assert printed == ["42\n"] and left
+    assert waits and max(waits) <= kernels.QUIET_S < 0.2, waits
+    assert kernels.POLL_S in slept and max(slept) < 0.1, slept   # (the provisioner's own: 0.01)
+
+
+def test_nbval_formats_a_kernel_message_only_where_it_is_logged(caplog):
+    """nbval logs every kernel message it reads at debug level, formatted by pprint.pformat
+    (conftest.py makes that formatting lazy): with debug logging off nothing is formatted; on,
+    the message reads as pprint.pformat writes it."""
+    import logging
+    import pprint
+
+    import nbval.kernel
+
+    formatted = []
+
+    class Message(dict):
+        def __repr__(self):
+            formatted.append(self)
+            return dict.__repr__(self)
+
+    class Client:
+        def get_iopub_msg(self, timeout=None):
+            return Message(msg_type="status", content={"execution_state": "idle"})
+
+    kernel = nbval.kernel.RunningKernel.__new__(nbval.kernel.RunningKernel)
+    kernel.kc = Client()
+    with caplog.at_level(logging.INFO, logger=nbval.kernel.logger.name):
+        kernel.get_message("iopub")
+    assert formatted == []
+    with caplog.at_level(logging.DEBUG, logger=nbval.kernel.logger.name):
+        message = kernel.get_message("iopub")
+    assert formatted and pprint.pformat(message) in caplog.text
