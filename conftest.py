@@ -50,10 +50,9 @@ def pytest_terminal_summary(terminalreporter):
 
 
 #: Test files whose module fixture costs seconds to make (a JupyterLab server with its
-#: notebooks; a wheel of the book installed into a new venv; Firefox reading every edition):
-#: their tests go to one worker, so it is made once per run, not once on each worker that draws
-#: one of them.
-ONE_WORKER_FILES = ("tests/test_jupyterlab.py", "tests/test_downloaded.py", "tests/test_firefox.py")
+#: notebooks; a wheel of the book installed into a new venv): their tests go to one worker, so
+#: it is made once per run, not once on each worker that draws one of them.
+ONE_WORKER_FILES = ("tests/test_jupyterlab.py", "tests/test_downloaded.py")
 
 
 class NotebookScheduling(LoadScopeScheduling):

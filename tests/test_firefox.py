@@ -110,39 +110,28 @@ def read_squares(png) -> list:
     return rows
 
 
-@pytest.fixture(scope="module")
-def squares(tmp_path_factory):
-    """Firefox's reading of every edition's PAGES, once (tests/test_firefox.py's tests go to one
-    worker: conftest.ONE_WORKER_FILES): the probe served beside the built site (a link under
-    site/) on 127.0.0.1, its screenshot's squares by row; None where Firefox is not installed."""
+def test_firefox_reads_every_edition_on_a_phone_without_the_defects_chromium_is_checked_for(tmp_path):
+    """One Firefox reads every edition's PAGES in one probe (each start of Firefox with a new
+    profile took about a CPU-second), served beside the built site (a link under site/) on
+    127.0.0.1; every check of every page is green, and any that is not is named with its page."""
     if FIREFOX is None:
-        yield None
-        return
+        if os.environ.get("AUDIT_REQUIRED"):
+            pytest.fail("Firefox ESR is missing (tools/system-packages.sh installs it)")
+        pytest.skip("Firefox ESR is not installed (Debian: apt-get install firefox-esr)")
     build_once()
-    root = tmp_path_factory.mktemp("firefox")
-    (root / "site").symlink_to(HTML, target_is_directory=True)
-    (root / "probe.html").write_text(probe_page(), encoding="utf-8")
-    base, server = serve(root)
+    (tmp_path / "site").symlink_to(HTML, target_is_directory=True)
+    (tmp_path / "probe.html").write_text(probe_page(), encoding="utf-8")
+    base, server = serve(tmp_path)
     try:
-        profile, shot = root / "profile", root / "probe.png"
+        profile, shot = tmp_path / "profile", tmp_path / "probe.png"
         profile.mkdir()
         subprocess.run([FIREFOX, "--headless", "--no-remote", "--profile", str(profile),
                         f"--screenshot={shot}", f"--window-size={PHONE['width']},{PHONE['height']}",
                         f"{base}/probe.html"], check=True, capture_output=True, timeout=180)
-        yield read_squares(shot)
     finally:
         server.shutdown()
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_firefox_reads_each_edition_on_a_phone_without_the_defects_chromium_is_checked_for(squares, lang):
-    if squares is None:
-        if os.environ.get("AUDIT_REQUIRED"):
-            pytest.fail("Firefox ESR is missing (tools/system-packages.sh installs it)")
-        pytest.skip("Firefox ESR is not installed (Debian: apt-get install firefox-esr)")
-    first = LANGS.index(lang) * len(PAGES)
-    problems = [f"{PAGES[row].format(lang=lang)}: {'not checked' if ok is None else 'fails'}: "
-                f"{CHECKS[column]}"
-                for row, row_squares in enumerate(squares[first:first + len(PAGES)])
-                for column, ok in enumerate(row_squares) if ok is not True]
+    pages = [page.format(lang=lang) for lang in LANGS for page in PAGES]
+    problems = [f"{pages[row]}: {'not checked' if ok is None else 'fails'}: {CHECKS[column]}"
+                for row, squares in enumerate(read_squares(shot))
+                for column, ok in enumerate(squares) if ok is not True]
     assert not problems, "\n".join(problems)
