@@ -32,6 +32,9 @@ def _runs_book_tests(config) -> bool:
 def pytest_configure(config):
     """Under xdist, the controller starts building the book before the workers start, so that
     the build runs beside the other tests rather than ahead of the book's tests."""
+    config.addinivalue_line("markers", "long: a test of the built book that takes 10-20 s (a "
+                                       "browser reading many pages, Pyodide, Lighthouse); run "
+                                       "before the others that read the book")
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
     if _runs_book_tests(config):
@@ -46,5 +49,7 @@ def pytest_unconfigure(config):
 
 
 def pytest_collection_modifyitems(items):
-    """The tests that read the built book run last, when its build is most likely done."""
-    items.sort(key=lambda item: item.path.name in BOOK_TESTS)
+    """The tests that read the built book run last, when its build is most likely done, and the
+    long ones among them (marked ``long``) first: a run that ended on a long one left the other
+    workers idle for its last seconds."""
+    items.sort(key=lambda item: (item.path.name in BOOK_TESTS, item.get_closest_marker("long") is None))

@@ -61,6 +61,7 @@ def bytes_spent(result: dict) -> dict:
             "unused JavaScript": audits["unused-javascript"]["details"].get("overallSavingsBytes", 0)}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("path", PAGES)
 def test_lighthouse_gives_100_for_accessibility_best_practices_and_seo_within_byte_budgets(
         site, path, tmp_path):

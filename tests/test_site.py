@@ -290,6 +290,7 @@ def switcher_out_of_view(links: list, viewport: dict) -> list:
     return problems
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("lang", ORDER)
 def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     """On every page of the edition: no request leaves the site, nothing errs or 404s, no icon
@@ -694,6 +695,7 @@ def looked_at():
         whole.shutdown()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("path", CUT_PAGES)
 def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, looked_at, path):
     """The themes' stylesheets are cut to the rules that can match (tools/purge_css.py). With the
@@ -790,6 +792,7 @@ SCREEN_PAGES = ["book/{lang}/index.html", "notebooks/{lang}/split-04-break-even.
 SCREENS = HTML.parent / "screens"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("lang", ORDER)
 def test_screens_of_the_checked_pages_are_kept_for_a_person(site, browser, lang):
     """Each page of SCREEN_PAGES, its first screen at 390 and 1280 px and the whole page at
@@ -922,6 +925,7 @@ def test_the_your_numbers_panel_recomputes_the_page_with_the_books_python(site, 
 CROSS_CHECKED = ("split-04-break-even", "tp-05-scaling", "theory-03-amdahl")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("lang", words.LANGUAGES)
 def test_the_panel_agrees_with_run_on_each_article_at_the_edges(site, browser, lang):
     """Issue 19's cross-check, in every edition, on one section of each article: the first of
@@ -1006,6 +1010,7 @@ def test_a_link_opens_the_panel_with_its_values_and_the_switcher_carries_them(si
         reader.close()
 
 
+@pytest.mark.long
 def test_pyodide_is_kept_after_the_first_use_for_every_later_page(site, browser):
     """Deliver 6: once the panel has started, the panel's service worker keeps _pyodide/, and
     the next page's panel (another section, another edition), opened with the network gone,
