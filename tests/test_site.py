@@ -147,22 +147,25 @@ def browser():
 
 
 #: The idle tabs of each browser's shared contexts, which Reader lends: "reading", for the
-#: checks that only read pages, and "panel", where the "your numbers" panel runs (its service
+#: checks that only read pages, "panel", where the "your numbers" panel runs (its service
 #: worker registered and Pyodide kept once it has, V8's code for Pyodide cached: a first start
-#: costs about twice the CPU of a later one). A new tab starts a renderer process, about half a
-#: second of CPU, and the site tests would open some seventy.
+#: costs about twice the CPU of a later one), and the cut-stylesheet check's "cut look" and
+#: "whole look". A new tab starts a renderer process, about half a second of CPU, and the site
+#: tests would open some seventy.
 _IDLE_TABS: dict = {}
 
 
-def _lent_tab(browser, context: str, viewport: dict):
+def _lent_tab(browser, context: str, viewport: dict, script: str | None = None):
     """An idle tab of ``browser``'s shared ``context`` at ``viewport`` (a new one when none is
-    idle)."""
+    idle); ``script`` runs before each page of the context (given as the context is made)."""
     idle = _IDLE_TABS.setdefault((browser, context), {"context": None, "tabs": []})
     if idle["tabs"]:
         tab = idle["tabs"].pop()
     else:
         if idle["context"] is None:
             idle["context"] = browser.new_context(viewport=viewport)
+            if script:
+                idle["context"].add_init_script(script)
         tab = idle["context"].new_page()
     tab.set_viewport_size(viewport)
     return tab
@@ -174,20 +177,21 @@ class Reader:
     console messages, page errors and failed same-origin requests of the page being read;
     ``requested`` keeps every address requested since the reader was made.
 
-    The tab is lent from one of the worker's shared contexts (``context``: "reading" or
-    "panel", see _IDLE_TABS) and given back, left on a blank page, by ``close``; a check that
+    The tab is lent from one of the worker's shared contexts (``context``: "reading", "panel",
+    or another name, with ``script`` run before each of its pages: see _IDLE_TABS) and given back, left on a blank page, by ``close``; a check that
     changes the tab or its context for good (a script run before each page, a route, a
     listener of its own, a context taken offline, a service worker it must see registered)
     takes a context of its own (``context="own"``)."""
 
-    def __init__(self, browser, base: str, viewport: dict = DESKTOP, *, context: str = "reading"):
+    def __init__(self, browser, base: str, viewport: dict = DESKTOP, *, context: str = "reading",
+                 script: str | None = None):
         self.base = base
         if context == "own":
             self.lent, self.context = None, browser.new_context(viewport=viewport)
             self.page = self.context.new_page()
         else:
             self.lent, self.context = (browser, context), None
-            self.page = _lent_tab(browser, context, viewport)
+            self.page = _lent_tab(browser, context, viewport, script)
         self.external, self.errors, self.broken, self.requested = [], [], [], []
         self.listeners = {
             "request": lambda r: (self.requested.append(r.url), None if r.url.startswith(base + "/")
@@ -628,12 +632,21 @@ CUT_PAGES = ["en/book/en/index.html", "zh/notebooks/zh/split-04-break-even.html"
              "es/book/es/claims.html", "it/notebooks/it/tp-12-quiz.html", "en/search.html?q=bandwidth"]
 
 
+#: Run before each page of the cut-stylesheet check's tabs: the theme's mode (light or dark), as
+#: its switch leaves it in localStorage for the next page, taken from the cookie "look", which
+#: the check sets before each page it loads (an init script stays with its context, which the
+#: check's tabs keep from one page to the next).
+MODE_FROM_COOKIE = """const look = document.cookie.match(/(?:^|; )look=(light|dark)/);
+  if (look) localStorage.setItem('mode', look[1]);"""
+
+
 def _show_for_styles(reader: "Reader", path: str, dark: bool) -> list:
     """The page's STYLE_DIGEST once it is shown (the search page with its results), its
     folds open, in the theme's dark mode if ``dark`` (chosen before the page loads, as the
-    theme's switch leaves it for the next page, so that no colour is caught mid-transition)."""
-    if dark:
-        reader.page.add_init_script("localStorage.setItem('mode', 'dark')")
+    theme's switch leaves it for the next page, so that no colour is caught mid-transition:
+    the context's MODE_FROM_COOKIE reads it)."""
+    reader.page.context.add_cookies([{"name": "look", "value": "dark" if dark else "light",
+                                      "url": reader.base}])
     reader.open(path)
     if "search.html" in path:
         reader.page.wait_for_function(SEARCH_DONE, timeout=30000)
@@ -660,12 +673,11 @@ class _LookedAt(Quiet):
     (404: opening the panel starts Pyodide, which rewrites the page some seconds later, at
     another moment in each tab, so its form is compared as the page serves it), and, where
     ``whole`` names the themes' stylesheets as Sphinx wrote them (_build/whole-css), with each
-    of those served in place of its cut copy, its name kept in ``served``. Served from a server
-    of its own, so that the browser reads the pages as any other: a Playwright route on a tab
-    sent every request through the test process and turned off the browser's cache (0.48 CPU-s
-    a page against 0.29)."""
+    of those served in place of its cut copy. Served from a server of its own, so that the
+    browser reads the pages as any other: a Playwright route on a tab sent every request
+    through the test process and turned off the browser's cache (0.48 CPU-s a page against
+    0.29)."""
     whole: pathlib.Path | None = None
-    served: list = []
 
     def translate_path(self, path: str) -> str:
         local = pathlib.Path(super().translate_path(path))
@@ -675,7 +687,6 @@ class _LookedAt(Quiet):
             lang, _, rest = local.relative_to(HTML).as_posix().partition("/")
             whole = self.whole / lang / rest
             if whole.is_file():
-                self.served.append(whole.name)
                 return str(whole)
         return str(local)
 
@@ -683,16 +694,19 @@ class _LookedAt(Quiet):
 @pytest.fixture(scope="module")
 def looked_at():
     """The site as built and with the themes' whole stylesheets, each on a server of its own
-    (_LookedAt); yields their base URLs and the list of whole sheets served."""
-    served = []
+    (_LookedAt); yields their base URLs."""
     cut_base, cut = serve(HTML, _LookedAt)
-    whole_base, whole = serve(HTML, type("Whole", (_LookedAt,), {
-        "whole": ROOT / "_build" / "whole-css", "served": served}))
+    whole_base, whole = serve(HTML, type("Whole", (_LookedAt,), {"whole": ROOT / "_build" / "whole-css"}))
     try:
-        yield cut_base, whole_base, served
+        yield cut_base, whole_base
     finally:
         cut.shutdown()
         whole.shutdown()
+
+
+#: The number of rules of each stylesheet of the page, by file name.
+SHEET_RULES = """() => Object.fromEntries([...document.styleSheets].filter(s => s.href)
+  .map(s => [s.href.split('/').pop().split('?')[0], s.cssRules.length]))"""
 
 
 @pytest.mark.long
@@ -701,13 +715,13 @@ def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, looked_
     """The themes' stylesheets are cut to the rules that can match (tools/purge_css.py). With the
     themes' whole files served in their place, every element of the page, and its ::before and
     ::after, computes the same style: at 390 and 1280 px, light and dark, its folds open."""
-    cut_base, whole_base, served = looked_at
-    served.clear()
+    cut_base, whole_base = looked_at
     problems = []
-    # Two tabs for the three looks, each page loaded again at its width and mode (a new tab
-    # for each look started a renderer process each time, about a second of CPU).
-    cut_reader = Reader(browser, cut_base, PHONE, context="own")
-    whole_reader = Reader(browser, whole_base, PHONE, context="own")
+    # Two tabs for the three looks, each page loaded again at its width and mode, lent from two
+    # contexts that the worker's cut-stylesheet checks share (a new tab for each look started a
+    # renderer process each time, about a second of CPU).
+    cut_reader = Reader(browser, cut_base, PHONE, context="cut look", script=MODE_FROM_COOKIE)
+    whole_reader = Reader(browser, whole_base, PHONE, context="whole look", script=MODE_FROM_COOKIE)
     try:
         for viewport, dark in ((PHONE, False), (DESKTOP, False), (PHONE, True)):
             for reader in (cut_reader, whole_reader):
@@ -728,10 +742,13 @@ def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, looked_
                     b = set(whole_style.replace("|", ";").split(";"))
                     problems.append(f"{viewport['width']} px{' dark' if dark else ''}, element "
                                     f"{index}: cut {sorted(a - b)[:3]} whole {sorted(b - a)[:3]}")
+        cut_rules, whole_rules = (reader.page.evaluate(SHEET_RULES) for reader in (cut_reader, whole_reader))
     finally:
         cut_reader.close()
         whole_reader.close()
-    assert {"pydata-sphinx-theme.css", "sphinx-design.min.css"} <= set(served), served
+    # The whole tab read the whole files (from the server or the browser's cache), the cut one the cut.
+    assert all(whole_rules[name] > cut_rules[name] for name in ("pydata-sphinx-theme.css",
+                                                                "sphinx-design.min.css")), (cut_rules, whole_rules)
     assert not problems, f"{path}: " + "; ".join(problems[:5])
 
 
