@@ -105,10 +105,16 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_pa
 
 def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
     """book/_ext/parallel.py lets Sphinx read and write on two processes: the pages, figures,
-    search index and styles are then byte for byte those of a build on one."""
+    search index and styles are then byte for byte those of a build on one. The build on two
+    starts with the templates the serial one compiled (book/_ext/compiled_templates.py), the
+    serial one with none."""
     files = {}
     for jobs in ("1", "2"):
         book = small_book(tmp_path / f"jobs-{jobs}")
+        if jobs == "2":
+            shutil.copytree(tmp_path / "jobs-1" / "book" / "_build" / "jinja-cache",
+                            book / "_build" / "jinja-cache")
+            assert len(list((book / "_build" / "jinja-cache").iterdir())) > 20
         result = subprocess.run([sys.executable, "tools/build_book.py", "--html-only", "en"],
                                 cwd=book, capture_output=True, text=True, timeout=900,
                                 env=dict(os.environ, BOOK_SPHINX_JOBS=jobs))

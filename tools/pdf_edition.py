@@ -116,9 +116,11 @@ def print_with(tab, site: pathlib.Path, pages: list, parts: pathlib.Path) -> Non
 class Printer:
     """Headless Chromium, started in a thread of its own as soon as the printer is made, so that
     its start (about a second) overlaps what the caller does meanwhile: the Sphinx build whose
-    pages it will print. ``start`` hands it the pages once and ``finish`` waits for them; ``close``
-    ends it (a printer given nothing to print ignores a browser that failed to start: nothing
-    needed it). Playwright's synchronous API stays on the thread that started it."""
+    pages it will print. ``start`` hands it the pages once and ``finish`` waits for them, not for
+    Chromium to end, so that the caller merges the parts while it ends; ``close`` waits for that
+    (a printer given nothing to print ignores a browser that failed to start: nothing needed
+    it; and once the parts are written, Chromium failing as it ends loses nothing). Playwright's
+    synchronous API stays on the thread that started it."""
 
     def __init__(self, chromium: str):
         self.jobs, self.done, self.given = queue.Queue(), queue.Queue(), False
@@ -127,6 +129,7 @@ class Printer:
 
     def _run(self, chromium: str) -> None:
         from playwright.sync_api import sync_playwright
+        answered = False
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
@@ -135,12 +138,13 @@ class Printer:
                     job = self.jobs.get()
                     if job is not None:
                         print_with(tab, *job)
+                    self.done.put(None)
+                    answered = True
                 finally:
                     browser.close()
         except BaseException as error:     # handed to the caller's thread, raised there
-            self.done.put(error)
-        else:
-            self.done.put(None)
+            if not answered:
+                self.done.put(error)
 
     def start(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
         """Start printing ``pages`` (``print_with``) in the printer's thread."""
@@ -150,17 +154,18 @@ class Printer:
     def finish(self) -> None:
         """Wait for the pages ``start`` gave; raise what went wrong in the printer's thread."""
         error = self.done.get()
-        self.thread.join()
         if error is not None:
+            self.thread.join()
             raise error
 
     def close(self) -> None:
-        """End the printer if it was given nothing to print."""
+        """End the printer (telling it first that there is nothing to print, if it was given
+        nothing) and wait for Chromium to end."""
         if not self.given:
             self.given = True
             self.jobs.put(None)
             self.done.get()
-            self.thread.join()
+        self.thread.join()
 
 
 def page_title(site: pathlib.Path, page: str) -> str:
@@ -274,9 +279,10 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
 def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path,
                   title: str, language: str, printer: Printer, meanwhile=lambda: None) -> list:
     """Bring ``pdf`` up to date with the HTML pages of ``site``: print the parts of the pages
-    that changed (with ``printer``, which this ends), merge when anything was printed or the
-    PDF is missing, and log which parts were printed. ``meanwhile`` (the caller's other work)
-    runs while Chromium prints. Returns those pages."""
+    that changed (with ``printer``, which the caller then closes: the merge runs while Chromium
+    ends), merge when anything was printed or the PDF is missing, and log which parts were
+    printed. ``meanwhile`` (the caller's other work) runs while Chromium prints. Returns those
+    pages."""
     parts.mkdir(parents=True, exist_ok=True)
     kept = {part_file(parts, page).name for page in pages}
     for old in parts.glob("*.pdf"):   # the parts of pages the edition no longer has
@@ -291,7 +297,6 @@ def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pat
     finally:
         if stale:
             printer.finish()
-    printer.close()
     if stale or not pdf.exists():
         merge(site, pages, parts, pdf, title, language)
     (parts / PRINTED_LOG).write_text(json.dumps({"printed": stale}, indent=1) + "\n")
