@@ -235,9 +235,9 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1, meanwhile=N
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config["exclude_patterns"] += [f"{folder}/{other}/**" for other in EDITIONS if other != lang
                                    for folder in ("notebooks", "book")]
-    # Only the table of contents' pages are built; the rest are excluded here (outside_the_toc).
+    # Only the table of contents' pages are built: the rest are excluded here (outside_the_toc),
+    # and sphinx_external_toc is told not to look for them (external_toc_exclude_missing below).
     config["exclude_patterns"] += outside_the_toc(toc, config["exclude_patterns"])
-    config["only_build_toc_files"] = False
     sphinx = config["sphinx"]
     sphinx["local_extensions"] = {name: str(ROOT / path)
                                   for name, path in sphinx["local_extensions"].items()}
@@ -308,9 +308,9 @@ JUPYTER_BOOK_EXCLUDES = ("_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoin
 
 
 def outside_the_toc(toc: dict, exclude: list, root: pathlib.Path = ROOT) -> list:
-    """The source files under ``root`` (the repository) (SOURCE_SUFFIXES) that the edition's table of contents
-    leaves out and ``exclude`` (Sphinx's exclude_patterns) does not already exclude: what
-    sphinx_external_toc's ``external_toc_exclude_missing`` (Jupyter Book's
+    """The source files (SOURCE_SUFFIXES) under ``root`` (the repository) that the edition's
+    table of contents leaves out and ``exclude`` (Sphinx's exclude_patterns) does not already
+    exclude: what sphinx_external_toc's ``external_toc_exclude_missing`` (Jupyter Book's
     ``only_build_toc_files``) adds to exclude_patterns, found by Sphinx's own walk, which does
     not enter the excluded folders. sphinx_external_toc globbed the whole checkout once per
     suffix, _build's pages and PDFs and tools' node_modules included, to find one file
