@@ -178,7 +178,8 @@ class Reader:
     ``requested`` keeps every address requested since the reader was made.
 
     The tab is lent from one of the worker's shared contexts (``context``: "reading", "panel",
-    or another name, with ``script`` run before each of its pages: see _IDLE_TABS) and given back, left on a blank page, by ``close``; a check that
+    or another name, with ``script`` run before each of its pages: see _IDLE_TABS) and given
+    back, left on a blank page, by ``close``; a check that
     changes the tab or its context for good (a script run before each page, a route, a
     listener of its own, a context taken offline, a service worker it must see registered)
     takes a context of its own (``context="own"``)."""
