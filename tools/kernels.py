@@ -32,7 +32,6 @@ import time
 
 from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.blocking import BlockingKernelClient
-from jupyter_client.client import KernelClient
 from jupyter_client.manager import AsyncKernelManager, KernelManager
 from jupyter_client.provisioning import LocalProvisioner
 from jupyter_client.utils import run_sync
@@ -84,7 +83,7 @@ class Prompt:
         channel.get_msg = lambda timeout=None: get_msg(
             timeout=None if timeout is None else min(timeout, QUIET_S))
         try:
-            await KernelClient._async_wait_for_ready(self, timeout)
+            await super()._async_wait_for_ready(timeout)
         finally:
             if own is None:
                 del channel.get_msg
@@ -104,28 +103,32 @@ class PromptAsyncKernelClient(Prompt, AsyncKernelClient):
     wait_for_ready = Prompt._async_wait_for_ready
 
 
-class PrivateSocketKernelManager(PrivateSockets, KernelManager):
-    """jupyter_client's KernelManager (used by nbval) on private Unix sockets; its clients are
-    ready as Prompt says, and a kernel it stops is looked at every POLL_S seconds."""
+class PromptStopping:
+    """Mix-in for a kernel manager: its clients (``prompt_client``) are ready as Prompt says, and
+    a kernel it stops is looked at every POLL_S seconds."""
+
+    prompt_client: type
 
     @default("client_factory")
     def _client_factory_default(self) -> type:
-        return PromptBlockingKernelClient
+        return self.prompt_client
 
     async def _async_wait(self, pollinterval: float = 0.1) -> None:
         await super()._async_wait(pollinterval=min(pollinterval, POLL_S))
 
 
-class AsyncPrivateSocketKernelManager(PrivateSockets, AsyncKernelManager):
-    """jupyter_client's AsyncKernelManager (used by nbclient and papermill) on private sockets;
-    its clients and its stopping as PrivateSocketKernelManager's."""
+class PrivateSocketKernelManager(PromptStopping, PrivateSockets, KernelManager):
+    """jupyter_client's KernelManager (used by nbval) on private Unix sockets, prompt as
+    PromptStopping says."""
 
-    @default("client_factory")
-    def _client_factory_default(self) -> type:
-        return PromptAsyncKernelClient
+    prompt_client = PromptBlockingKernelClient
 
-    async def _async_wait(self, pollinterval: float = 0.1) -> None:
-        await super()._async_wait(pollinterval=min(pollinterval, POLL_S))
+
+class AsyncPrivateSocketKernelManager(PromptStopping, PrivateSockets, AsyncKernelManager):
+    """jupyter_client's AsyncKernelManager (used by nbclient and papermill) on private sockets,
+    prompt as PromptStopping says."""
+
+    prompt_client = PromptAsyncKernelClient
 
 
 #: What the zygote imports before it forks any kernel: what every kernel imports as it starts:
