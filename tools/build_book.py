@@ -265,11 +265,7 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1, meanwhile=N
     printing = not html_only and pathlib.Path(CHROMIUM).exists()
     # Chromium starts while Sphinx builds (pdf_edition.Printer), ready for the pages it wrote.
     printer = Printer(CHROMIUM) if printing else None
-    pending = [meanwhile] if meanwhile else []
-
-    def run_pending() -> None:
-        while pending:
-            pending.pop()()
+    meanwhile = meanwhile or (lambda: None)
     try:
         status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
                               noconfig=True, confoverrides=overrides, builder="html",
@@ -285,11 +281,13 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1, meanwhile=N
         elif not html_only:
             print_edition(BUILD / "html" / lang, edition_pages(toc), BUILD / "pdf" / lang,
                           BUILD / "html" / lang / pdf_name(lang), own["title"],
-                          own["sphinx_language"].replace("_", "-"), printer, meanwhile=run_pending)
+                          own["sphinx_language"].replace("_", "-"), printer, meanwhile=meanwhile)
+            meanwhile = None   # done, while Chromium printed
     finally:
         if printer is not None:
             printer.close()
-    run_pending()
+    if meanwhile is not None:
+        meanwhile()
 
 
 def build_edition_then_end(lang: str, **options) -> None:
