@@ -270,28 +270,25 @@ def test_a_page_prints_the_same_sheets_without_its_scripts(built, tmp_path):
     """The editions' parts are printed with the pages' scripts off (pdf_edition.SCRIPTS, a fifth
     less CPU): each page of SCRIPTLESS_PAGES, printed as the build prints it with its scripts
     run and not, gives the same sheets, links and fonts."""
-    from playwright.sync_api import sync_playwright
-
     import pdf_edition
     from build_book import CHROMIUM
 
     differ = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM,
-                                             args=pdf_edition.CHROMIUM_ARGS)
-        try:
-            tabs = {scripts: pdf_edition.print_tab(browser, scripts) for scripts in (True, False)}
-            for lang, page in SCRIPTLESS_PAGES:
-                sheets = {}
-                for scripts, tab in tabs.items():
-                    folder = tmp_path / str(scripts)
-                    pdf_edition.print_with(tab, HTML / lang, [page], folder)
-                    sheets[scripts] = printed(pdf_edition.part_file(folder, page))
-                if sheets[True] != sheets[False]:
-                    differ.append(f"{lang}/{page}: {len(sheets[True])} sheets with its scripts, "
-                                  f"{len(sheets[False])} without, other marks")
-        finally:
-            browser.close()
+    printers = {scripts: pdf_edition.Printer(CHROMIUM, scripts) for scripts in (True, False)}
+    try:
+        for lang, page in SCRIPTLESS_PAGES:
+            sheets = {}
+            for scripts, printer in printers.items():
+                folder = tmp_path / str(scripts)
+                folder.mkdir(exist_ok=True)
+                printer.print_pages(HTML / lang, [page], folder)
+                sheets[scripts] = printed(pdf_edition.part_file(folder, page))
+            if sheets[True] != sheets[False]:
+                differ.append(f"{lang}/{page}: {len(sheets[True])} sheets with its scripts, "
+                              f"{len(sheets[False])} without, other marks")
+    finally:
+        for printer in printers.values():
+            printer.close()
     assert not differ, differ
 
 

@@ -212,10 +212,8 @@ def sphinx_jobs(editions_at_once: int) -> int:
     return share + 1 if share > 1 else 1
 
 
-def build_edition(lang: str, html_only: bool = False, jobs: int = 1, meanwhile=None) -> None:
-    """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes;
-    ``meanwhile``, the caller's other work, runs once, while Chromium prints the pages that
-    changed (or at the end, when nothing is printed)."""
+def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
+    """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes."""
     # jsonschema, which Jupyter Book's configuration check imports, loads rfc3987_syntax where
     # it is installed (JupyterLab's jupyter-events asks for it), and that compiles a grammar of
     # IRIs for about 3 s on import; the book's configuration holds no IRI for it to check.
@@ -265,7 +263,6 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1, meanwhile=N
     printing = not html_only and pathlib.Path(CHROMIUM).exists()
     # Chromium starts while Sphinx builds (pdf_edition.Printer), ready for the pages it wrote.
     printer = Printer(CHROMIUM) if printing else None
-    meanwhile = meanwhile or (lambda: None)
     try:
         status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
                               noconfig=True, confoverrides=overrides, builder="html",
@@ -281,13 +278,10 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1, meanwhile=N
         elif not html_only:
             print_edition(BUILD / "html" / lang, edition_pages(toc), BUILD / "pdf" / lang,
                           BUILD / "html" / lang / pdf_name(lang), own["title"],
-                          own["sphinx_language"].replace("_", "-"), printer, meanwhile=meanwhile)
-            meanwhile = None   # done, while Chromium printed
+                          own["sphinx_language"].replace("_", "-"), printer)
     finally:
         if printer is not None:
             printer.close()
-    if meanwhile is not None:
-        meanwhile()
 
 
 def build_edition_then_end(lang: str, **options) -> None:
@@ -442,19 +436,24 @@ def main(argv: list) -> int:
     for lang in langs:
         if lang not in EDITIONS:
             raise SystemExit(f"unknown edition {lang!r}; choose from {', '.join(EDITIONS)}")
+    # The source archive depends on the sources alone: a process forked before anything else
+    # starts writes it beside the build (a fifth of a second of CPU, on the core that a one-page
+    # build leaves idle; written while Chromium printed, it slowed the printer's thread).
+    archive = multiprocessing.get_context("fork").Process(target=publish_source)
+    archive.start()
     # One process per edition: Sphinx caches translation catalogues per process, so a second
     # build in the same process would keep the first edition's interface language. One edition
     # is built here, without starting a process.
-    # The source archive is written while Chromium prints the one edition's changed pages
-    # (printing waits on Chromium, and the archive is a fifth of a second of CPU).
     if len(langs) == 1:
-        build_edition(langs[0], html_only=html_only, jobs=sphinx_jobs(1), meanwhile=publish_source)
+        build_edition(langs[0], html_only=html_only, jobs=sphinx_jobs(1))
     else:
         with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
             list(pool.map(functools.partial(build_edition_then_end, html_only=html_only,
                                             jobs=sphinx_jobs(2)), langs))
-        publish_source()
+    archive.join()
+    if archive.exitcode:
+        raise SystemExit(f"the source archive was not written (exit code {archive.exitcode})")
     landing()
     publish_data()
     if has_pyodide():

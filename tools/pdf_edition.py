@@ -12,14 +12,18 @@ _build/pdf/<lang>/printed.json     the parts the last build printed (tests read 
 """
 from __future__ import annotations
 
+import base64
+import fcntl
 import functools
 import hashlib
 import html
 import json
 import os
 import pathlib
-import queue
 import re
+import select
+import subprocess
+import tempfile
 import threading
 import urllib.parse
 import warnings
@@ -30,9 +34,20 @@ import pikepdf
 #: sandbox, no background traffic); tests/site_build.py reads pages with the same flags.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-#: How every part is printed; part of each part's digest, so a change here reprints them all.
-PAGE_SETUP = {"format": "A4", "print_background": True,
-              "margin": {"top": "18mm", "bottom": "18mm", "left": "16mm", "right": "16mm"}}
+#: Chromium's switches for printing besides those: no scrollbars (an element that overflows
+#: by a pixel would print one on paper; Playwright, which printed before, hid them too), and no
+#: window but the printer's tab (a blank first one cost a fifth of a second of its start).
+PRINT_ARGS = ["--headless", "--hide-scrollbars", "--no-startup-window"]
+#: Inches in a millimetre.
+MM = 1 / 25.4
+#: How every part is printed (Chromium's Page.printToPDF: ISO A4, lengths in inches; untagged,
+#: as the merge keeps no structure tree); part of each part's digest, so a change here reprints
+#: them all.
+PAGE_SETUP = {"paperWidth": 210 * MM, "paperHeight": 297 * MM, "printBackground": True,
+              "marginTop": 18 * MM, "marginBottom": 18 * MM, "marginLeft": 16 * MM,
+              "marginRight": 16 * MM, "generateTaggedPDF": False}
+#: The window the pages are laid out in before print (what Playwright's pages had), in CSS px.
+WINDOW = {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False}
 #: The media the pages are laid out for, from their load on (part of each part's digest).
 MEDIA = "print"
 #: Whether the page's own scripts run as it is printed (part of each part's digest). They print
@@ -43,9 +58,11 @@ MEDIA = "print"
 SCRIPTS = False
 #: Run on each page before it is printed: the folded groups of the claims ledger open (a
 #: reader of the PDF cannot unfold them). The code cells' "show code" boxes stay folded.
-OPEN_GROUPS = "() => document.querySelectorAll('details.ledger-group').forEach(d => d.open = true)"
+OPEN_GROUPS = "document.querySelectorAll('details.ledger-group').forEach(d => d.open = true)"
 #: The log of the last build's printing, beside the parts.
 PRINTED_LOG = "printed.json"
+#: The longest wait for one answer of Chromium (a page's load, its print), in seconds.
+ANSWER_S = 120
 
 
 def part_file(parts: pathlib.Path, page: str) -> pathlib.Path:
@@ -88,84 +105,151 @@ def outdated(site: pathlib.Path, pages: list, parts: pathlib.Path) -> list:
     return [page for page in pages if not current(page)]
 
 
-def print_tab(browser, scripts: bool = SCRIPTS):
-    """A tab of ``browser`` for printing: in print media, so that each page is laid out for
-    print from its load on (otherwise it is laid out for the screen on load and again for
-    print: the same PDF, about a quarter slower), with the page's scripts run or not
-    (``SCRIPTS``; OPEN_GROUPS runs either way)."""
-    tab = browser.new_context(java_script_enabled=scripts).new_page()
-    tab.emulate_media(media=MEDIA)
-    return tab
-
-
-def print_with(tab, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
-    """Print each of ``pages`` to its part in ``tab`` (``print_tab``), each written whole
-    (through a temporary file) with the digest it was printed from. (Several browsers at once
-    print no faster on this machine: most of each page's time is loading the theme's styles
-    and scripts.)"""
-    for page in pages:
-        target, digest = part_file(parts, page), part_digest(site, page)
-        tab.goto((site / f"{page}.html").resolve().as_uri())
-        tab.evaluate(OPEN_GROUPS)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        tab.pdf(path=str(tmp), **PAGE_SETUP)
-        tmp.replace(target)
-        target.with_suffix(".sha256").write_text(digest)
+def _above_9(fd: int) -> int:
+    """The same open file at a descriptor above 9 (``fd`` closed)."""
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return moved
 
 
 class Printer:
-    """Headless Chromium, started in a thread of its own as soon as the printer is made, so that
-    its start (about a second) overlaps what the caller does meanwhile: the Sphinx build whose
-    pages it will print. ``start`` hands it the pages once and ``finish`` waits for them, not for
-    Chromium to end, so that the caller merges the parts while it ends; ``close`` waits for that
-    (a printer given nothing to print ignores a browser that failed to start: nothing needed
-    it; and once the parts are written, Chromium failing as it ends loses nothing). Playwright's
-    synchronous API stays on the thread that started it."""
+    """Headless Chromium, driven through its DevTools pipe (``--remote-debugging-pipe``: the
+    protocol's JSON messages, each ended by a NUL byte, on the browser's file descriptors 3 and
+    4). It starts, and opens the tab it prints in, as the printer is made, so that its start
+    overlaps the caller's Sphinx build; ``end`` asks it to end and ``close`` waits for that. A
+    printer that never prints ignores a Chromium that failed to start: nothing needed it.
+    (Playwright, which printed before, cost a quarter of a second to import and a Node.js
+    process of its own in every build, for the three calls a part needs: a full build of one
+    edition took a tenth less time, and the parts print the same sheets.)"""
 
-    def __init__(self, chromium: str):
-        self.jobs, self.done, self.given = queue.Queue(), queue.Queue(), False
-        self.thread = threading.Thread(target=self._run, args=(chromium,), daemon=True)
-        self.thread.start()
+    def __init__(self, chromium: str, scripts: bool = SCRIPTS):
+        self.chromium, self.scripts, self.tab = chromium, scripts, None
+        self.log = tempfile.TemporaryFile()
+        self.profile = tempfile.TemporaryDirectory(prefix="printer-")   # a profile of its own
+        to_browser, self.writer = os.pipe()
+        self.reader, from_browser = os.pipe()
+        # The shell puts the pipe's ends where Chromium looks for them, then becomes Chromium;
+        # they are moved above 9 first, so that neither is 3 or 4 already.
+        to_browser, from_browser = (_above_9(fd) for fd in (to_browser, from_browser))
+        self.process = subprocess.Popen(
+            ["/bin/bash", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser} '
+                           f'{to_browser}<&- {from_browser}>&-', chromium,
+             *PRINT_ARGS, "--remote-debugging-pipe", f"--user-data-dir={self.profile.name}",
+             *CHROMIUM_ARGS],
+            stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+            pass_fds=(to_browser, from_browser))
+        os.close(to_browser)
+        os.close(from_browser)
+        self.unread, self.asked, self.events = b"", 0, []
+        # The tab is opened as Chromium starts, beside the caller's build (Chromium's answers
+        # are waited for outside the GIL); a failure is raised only if something is printed.
+        self.failure = None
+        self.opening = threading.Thread(target=self._open_tab, daemon=True)
+        self.opening.start()
 
-    def _run(self, chromium: str) -> None:
-        from playwright.sync_api import sync_playwright
-        answered = False
+    def _message(self) -> dict:
+        """Chromium's next message; an error naming what it said if it ended or fell silent."""
+        while b"\0" not in self.unread:
+            if not select.select([self.reader], [], [], ANSWER_S)[0]:
+                raise TimeoutError(f"{self.chromium} gave no answer in {ANSWER_S} s")
+            chunk = os.read(self.reader, 1 << 20)
+            if not chunk:
+                raise self._ended()
+            self.unread += chunk
+        message, self.unread = self.unread.split(b"\0", 1)
+        return json.loads(message)
+
+    def _ended(self) -> RuntimeError:
+        """The error of a Chromium that ended while asked something, with what it said."""
+        self.log.seek(0)
+        said = self.log.read().decode(errors="replace").strip()[-2000:]
+        return RuntimeError(f"{self.chromium} ended before it printed (exit code "
+                            f"{self.process.wait()}): {said or 'it wrote nothing'}")
+
+    def call(self, method: str, params: dict | None = None) -> dict:
+        """Send one command (to the printer's tab, once it has one) and return its result; the
+        events that arrive meanwhile are kept for ``wait_for``."""
+        self.asked += 1
+        command = {"id": self.asked, "method": method, "params": params or {}}
+        if self.tab is not None:
+            command["sessionId"] = self.tab
         try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-                try:
-                    tab = print_tab(browser)
-                    job = self.jobs.get()
-                    if job is not None:
-                        print_with(tab, *job)
-                    self.done.put(None)
-                    answered = True
-                finally:
-                    browser.close()
-        except BaseException as error:     # handed to the caller's thread, raised there
-            if not answered:
-                self.done.put(error)
+            os.write(self.writer, json.dumps(command).encode() + b"\0")
+        except BrokenPipeError:
+            raise self._ended() from None
+        while True:
+            message = self._message()
+            if message.get("id") == self.asked:
+                if "error" in message:
+                    raise RuntimeError(f"Chromium's {method}: {message['error']}")
+                return message["result"]
+            self.events.append(message)
 
-    def start(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
-        """Start printing ``pages`` (``print_with``) in the printer's thread."""
-        self.given = True
-        self.jobs.put((site, pages, parts))
+    def wait_for(self, event: str) -> None:
+        """Wait for ``event`` of the printer's tab (one kept by ``call`` first)."""
+        while True:
+            message = self.events.pop(0) if self.events else self._message()
+            if message.get("method") == event and message.get("sessionId") == self.tab:
+                return
 
-    def finish(self) -> None:
-        """Wait for the pages ``start`` gave; raise what went wrong in the printer's thread."""
-        error = self.done.get()
-        if error is not None:
-            self.thread.join()
-            raise error
+    def _open_tab(self) -> None:
+        """The tab every part is printed in: its pages laid out for print from their load on
+        (MEDIA: laid out for the screen, a page is laid out again for print, the same PDF about
+        a quarter slower), in WINDOW, light, their scripts run or not (``scripts``; OPEN_GROUPS
+        runs either way)."""
+        try:
+            target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+            self.tab = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            self.call("Page.enable")
+            self.call("Emulation.setDeviceMetricsOverride", WINDOW)
+            self.call("Emulation.setEmulatedMedia", {"media": MEDIA, "features": [
+                {"name": "prefers-color-scheme", "value": "light"}]})
+            self.call("Emulation.setScriptExecutionDisabled", {"value": not self.scripts})
+        except Exception as error:   # raised by print_pages, if it is called
+            self.failure = error
+
+    def print_pages(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
+        """Print each of ``pages`` to its part, each written whole (through a temporary file)
+        with the digest it was printed from. (Several browsers at once print no faster on this
+        machine: most of each page's time is loading the theme's styles.)"""
+        self.opening.join()
+        if self.failure is not None:
+            raise self.failure
+        for page in pages:
+            target, digest = part_file(parts, page), part_digest(site, page)
+            self.events.clear()   # (what the last page sent after its print)
+            went = self.call("Page.navigate", {"url": (site / f"{page}.html").resolve().as_uri()})
+            if went.get("errorText"):
+                raise RuntimeError(f"Chromium could not open {page}: {went['errorText']}")
+            self.wait_for("Page.loadEventFired")
+            self.call("Runtime.evaluate", {"expression": OPEN_GROUPS})
+            printed = base64.b64decode(self.call("Page.printToPDF", PAGE_SETUP)["data"])
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(printed)
+            tmp.replace(target)
+            target.with_suffix(".sha256").write_text(digest)
+
+    def end(self) -> None:
+        """Ask Chromium to end, without waiting for it (it ends while the caller merges)."""
+        if self.process.poll() is None:
+            try:
+                os.write(self.writer, json.dumps({"id": 0, "method": "Browser.close"}).encode() + b"\0")
+            except BrokenPipeError:
+                pass
 
     def close(self) -> None:
-        """End the printer (telling it first that there is nothing to print, if it was given
-        nothing) and wait for Chromium to end."""
-        if not self.given:
-            self.given = True
-            self.jobs.put(None)
-            self.done.get()
-        self.thread.join()
+        """End Chromium, if ``end`` has not, and wait for it."""
+        self.opening.join()
+        self.end()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.writer)
+        os.close(self.reader)
+        self.log.close()
+        self.profile.cleanup()
 
 
 def page_title(site: pathlib.Path, page: str) -> str:
@@ -277,12 +361,10 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
 
 
 def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path,
-                  title: str, language: str, printer: Printer, meanwhile=lambda: None) -> list:
+                  title: str, language: str, printer: Printer) -> list:
     """Bring ``pdf`` up to date with the HTML pages of ``site``: print the parts of the pages
-    that changed (with ``printer``, which the caller then closes: the merge runs while Chromium
-    ends), merge when anything was printed or the PDF is missing, and log which parts were
-    printed. ``meanwhile`` (the caller's other work) runs while Chromium prints. Returns those
-    pages."""
+    that changed (with ``printer``, then told to end; the caller closes it), merge when anything
+    was printed or the PDF is missing, and log which parts were printed. Returns those pages."""
     parts.mkdir(parents=True, exist_ok=True)
     kept = {part_file(parts, page).name for page in pages}
     for old in parts.glob("*.pdf"):   # the parts of pages the edition no longer has
@@ -291,12 +373,8 @@ def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pat
             old.with_suffix(".sha256").unlink(missing_ok=True)
     stale = outdated(site, pages, parts)
     if stale:
-        printer.start(site, stale, parts)
-    try:
-        meanwhile()
-    finally:
-        if stale:
-            printer.finish()
+        printer.print_pages(site, stale, parts)
+    printer.end()
     if stale or not pdf.exists():
         merge(site, pages, parts, pdf, title, language)
     (parts / PRINTED_LOG).write_text(json.dumps({"printed": stale}, indent=1) + "\n")
