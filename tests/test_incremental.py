@@ -96,7 +96,7 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_pa
     assert "A sentence added by the incremental-build test." in pdf_text(book), \
         "the merged PDF holds the reprinted part"
     assert "A sentence added by the incremental-build test." in archived(book, CHANGED + ".ipynb"), \
-        "the site's source archive holds the notebook as it was built (written while Chromium prints)"
+        "the site's source archive holds the notebook as it was built (written beside the build)"
     before = page_times(book)
     third = build(book)
     assert third.returncode == 0, third.stdout + third.stderr
@@ -106,15 +106,20 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_pa
 def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
     """book/_ext/parallel.py lets Sphinx read and write on two processes: the pages, figures,
     search index and styles are then byte for byte those of a build on one. The build on two
-    starts with the templates the serial one compiled (book/_ext/compiled_templates.py), the
-    serial one with none."""
+    starts with the templates and the theme's selectors the serial one compiled
+    (book/_ext/compiled_templates.py, compiled_selectors.py), the serial one with none."""
+    import pickle
+
     files = {}
     for jobs in ("1", "2"):
         book = small_book(tmp_path / f"jobs-{jobs}")
         if jobs == "2":
-            cache = pathlib.Path("_build") / "doctrees" / "jinja-cache"
-            shutil.copytree(tmp_path / "jobs-1" / "book" / cache, book / cache)
-            assert len(list((book / cache).iterdir())) > 20
+            for kept in ("jinja-cache", "selector-cache"):
+                cache = pathlib.Path("_build") / "doctrees" / kept
+                shutil.copytree(tmp_path / "jobs-1" / "book" / cache, book / cache)
+            assert len(list((book / "_build" / "doctrees" / "jinja-cache").iterdir())) > 20
+            selectors, = (book / "_build" / "doctrees" / "selector-cache").iterdir()
+            assert {key[0] for key in pickle.loads(selectors.read_bytes())} >= {"li", ".toc-h1"}
         result = subprocess.run([sys.executable, "tools/build_book.py", "--html-only", "en"],
                                 cwd=book, capture_output=True, text=True, timeout=900,
                                 env=dict(os.environ, BOOK_SPHINX_JOBS=jobs))
