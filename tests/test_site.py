@@ -295,6 +295,46 @@ def switcher_out_of_view(links: list, viewport: dict) -> list:
     return problems
 
 
+#: The pages whose defects the checks of this file were written for, kept as screenshots at both
+#: widths under _build/screens/<lang>/ for a person to look at what the checks checked: as the
+#: check that reads every page reads them, and the search page (with the edition's word) as the
+#: search check reads it.
+SCREEN_PAGES = ["book/{lang}/index.html", "notebooks/{lang}/split-04-break-even.html",
+                "notebooks/{lang}/tp-05-scaling.html", "notebooks/{lang}/theory-03-amdahl.html",
+                "book/{lang}/claims.html"]
+SCREENS = HTML.parent / "screens"
+#: Run after a page's viewport changed: its style is worked out again for the new width, and the
+#: transitions that starts (the theme slides its sidebars in and out) are run to their end, so
+#: that what is read or shot next is the page at that width, not mid-way (the screens of a page
+#: read at 1280 px, then at 390, showed the desktop's sidebars sliding out).
+SETTLED = """() => { document.documentElement.getBoundingClientRect();
+  document.getAnimations().forEach(a => { try { a.finish(); } catch (infinite) { a.cancel(); } }); }"""
+
+
+def keep_screens(page, lang: str, path: str, viewport: dict) -> list:
+    """Save the page's first screen at ``viewport``, and on a phone the whole page too, as PNG
+    under SCREENS/<lang>/, named after ``path`` (within the edition) and the width. Returns the
+    screens taken while something on the page still moved (SETTLED not run after a resize),
+    not as wide as the viewport or showing nothing (their darkest pixel no darker than the
+    page's background)."""
+    from PIL import Image
+
+    folder = SCREENS / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"\W+", "-", path.split("?")[0].removesuffix(".html")).strip("-")
+    shots = {f"{stem}-{viewport['width']}.png": False}
+    if viewport is PHONE:
+        shots[f"{stem}-{viewport['width']}-whole.png"] = True
+    moving = page.evaluate("() => document.getAnimations().filter(a => a.playState === 'running')"
+                           ".map(a => a.transitionProperty || a.animationName)")
+    problems = [f"{stem} at {viewport['width']} px: shot while {moving} moved"] if moving else []
+    for name, whole in shots.items():
+        image = Image.open(io.BytesIO(page.screenshot(path=str(folder / name), full_page=whole))).convert("L")
+        if image.width != viewport["width"] or image.getextrema()[0] > 100:
+            problems.append(f"{name}: {image.size}, darkest {image.getextrema()[0]}")
+    return problems
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("lang", ORDER)
 def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
@@ -305,8 +345,10 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     tables fit at 1280 px and scroll at 390 px, display formulas are centred at 1280 px and
     readable from their start at 390 px (scrolling to the rest), no page wider than the viewport
     at either width (a long word in a heading made some 438 px wide on a phone), and (zh, es, it) no interface text of the
-    English edition's same page appears; on the phone, no figure text is under 11 CSS px."""
+    English edition's same page appears; on the phone, no figure text is under 11 CSS px. The
+    pages of SCREEN_PAGES are kept as screens at both widths (keep_screens) as they are read."""
     problems, figures = [], 0
+    screened = {template.format(lang=lang) for template in SCREEN_PAGES}
     reader = Reader(browser, site)
     english = Reader(browser, site)   # a second tab, for the English pages to compare with
     try:
@@ -340,6 +382,7 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
             for viewport in ((DESKTOP, PHONE) if first == DESKTOP else (PHONE, DESKTOP)):
                 if page.viewport_size != viewport:
                     page.set_viewport_size(viewport)
+                    page.evaluate(SETTLED)
                 layout = read if viewport == first else page.evaluate(LAYOUT)
                 found += switcher_out_of_view(layout["switcher"], viewport)
                 found += tables_that_do_not_read(layout["tables"], viewport)
@@ -350,6 +393,8 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
                 if viewport is PHONE:
                     figures += len(layout["figures"])
                     found += figure_text_too_small(layout["figures"])
+                if path.split("/", 1)[1] in screened:
+                    found += keep_screens(page, lang, path.split("/", 1)[1], viewport)
             problems += [f"{path}: {problem}" for problem in found]
     finally:
         reader.close()
@@ -429,7 +474,8 @@ def test_search_finds_the_editions_own_words(site, browser, lang):
     """The search page finds the edition's own word on several pages and says how many, in the
     edition's language (Sphinx's Italian left the line empty); its excerpts are prose, not the
     code cells' prompts and parameters (nor the print-only contents); the magnifier covers no
-    query text, on the page or in the search dialog; nothing leaves the site."""
+    query text, on the page or in the search dialog; nothing leaves the site. The search page
+    with its results is kept as screens at both widths (keep_screens)."""
     word = SEARCH_WORDS[lang]
     prompt = words.edition(lang)["edition"]["nb_code_prompt_show"]
     reader = Reader(browser, site).open(f"{lang}/search.html?q={urllib.parse.quote(word)}")
@@ -450,6 +496,11 @@ def test_search_finds_the_editions_own_words(site, browser, lang):
         # The page with its scripts, styles and index; the result pages it fetches for their
         # summaries are pages of their own, each checked against the budget on its own.
         assert reader.weight(fetched_pages=False) <= MAX_PAGE_BYTES, "the search page is too heavy"
+        for viewport in (DESKTOP, PHONE):
+            page.set_viewport_size(viewport)
+            page.evaluate(SETTLED)
+            problems += keep_screens(page, lang, f"search.html?q={urllib.parse.quote(word)}", viewport)
+        page.set_viewport_size(DESKTOP)
         page = reader.open(relative(pages(lang)[3])).page   # (the search page has no dialog)
         page.locator(".search-button-field:visible").first.click()   # the sidebar's button
         page.locator("#pst-search-dialog form.bd-search").wait_for(state="visible", timeout=5000)
@@ -800,48 +851,6 @@ def test_the_ledger_reads_as_its_verdicts_by_status_and_article(site, browser, l
                             f"(folded: {group['shut_shows']})")
     assert not problems, problems
     assert total == len(claims)
-
-
-#: The pages whose defects the checks above were written for, kept as screenshots at both
-#: widths under _build/screens/<lang>/ for a person to look at what the checks checked.
-SCREEN_PAGES = ["book/{lang}/index.html", "notebooks/{lang}/split-04-break-even.html",
-                "notebooks/{lang}/tp-05-scaling.html", "notebooks/{lang}/theory-03-amdahl.html",
-                "book/{lang}/claims.html", "search.html?q={word}"]
-SCREENS = HTML.parent / "screens"
-
-
-@pytest.mark.long
-@pytest.mark.parametrize("lang", ORDER)
-def test_screens_of_the_checked_pages_are_kept_for_a_person(site, browser, lang):
-    """Each page of SCREEN_PAGES, its first screen at 390 and 1280 px and the whole page at
-    390 px, saved as PNG under _build/screens/<lang>/; each shows something (its darkest pixel
-    is darker than the page's background) and is as wide as its viewport."""
-    from PIL import Image
-
-    folder = SCREENS / lang
-    folder.mkdir(parents=True, exist_ok=True)
-    problems = []
-    reader = Reader(browser, site, PHONE)   # one tab, each page loaded again at each width
-    try:
-        for viewport in (PHONE, DESKTOP):
-            reader.page.set_viewport_size(viewport)
-            for template in SCREEN_PAGES:
-                path = template.format(lang=lang, word=urllib.parse.quote(SEARCH_WORDS[lang]))
-                page = reader.open(f"{lang}/{path}").page
-                if path.startswith("search"):
-                    page.wait_for_function(SEARCH_DONE, timeout=60000)
-                stem = re.sub(r"\W+", "-", path.split("?")[0].removesuffix(".html")).strip("-")
-                shots = {f"{stem}-{viewport['width']}.png": False}
-                if viewport is PHONE:
-                    shots[f"{stem}-{viewport['width']}-whole.png"] = True
-                for name, whole in shots.items():
-                    page.screenshot(path=str(folder / name), full_page=whole)
-                    image = Image.open(folder / name).convert("L")
-                    if image.width != viewport["width"] or image.getextrema()[0] > 100:
-                        problems.append(f"{name}: {image.size}, darkest {image.getextrema()[0]}")
-    finally:
-        reader.close()
-    assert not problems, problems
 
 
 #: What the page of the "your numbers" panel shows that the book's Python recomputes: the texts
