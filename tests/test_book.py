@@ -2,6 +2,7 @@
 warnings, each in its own language, with a working switcher, search and every glued number."""
 import html
 import json
+import os
 import pathlib
 import pickle
 import re
@@ -439,3 +440,26 @@ def test_a_section_opens_with_one_code_toggle_not_three(built, lang):
         details = re.search(r'<details class="admonition hide.*?</details>', head, re.S).group()
         assert "refuse_unknown_parameters" in details, page      # the set-up cell's code
         assert "<strong>" not in details, page    # the parameter line stays outside, shown
+
+
+def test_the_sites_standard_library_is_pyodides_with_bytecode_beside_its_sources(built):
+    """The site's python_stdlib.zip (build_book.compiled_stdlib) holds every file of Pyodide's,
+    byte for byte and in its order, and besides them only bytecode: a .pyc beside a .py,
+    unchecked (PEP 552 flags 0b01: the import reads nothing else, and the sources stay for
+    tracebacks); tests/test_site.py checks that Pyodide starts from it without compiling."""
+    import zipfile
+
+    from build_book import PYODIDE
+
+    if not (HTML / "_pyodide").is_dir():
+        if os.environ.get("AUDIT_REQUIRED"):
+            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
+        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as original, \
+            zipfile.ZipFile(HTML / "_pyodide" / "python_stdlib.zip") as site:
+        names = site.namelist()
+        assert [n for n in names if not n.endswith(".pyc")] == original.namelist()
+        assert all(site.read(n) == original.read(n) for n in original.namelist())
+        compiled = [n for n in names if n.endswith(".pyc")]
+        assert len(compiled) >= 100 and all(n[:-1] in original.namelist() for n in compiled)
+        assert {int.from_bytes(site.read(n)[4:8], "little") for n in compiled} == {0b01}

@@ -1037,6 +1037,36 @@ def test_a_link_opens_the_panel_with_its_values_and_the_switcher_carries_them(si
         reader.close()
 
 
+#: Starts Pyodide from the site's _pyodide/ as the panel does (book/_static/your-numbers.js), and
+#: returns where each module it imported from its standard library came from.
+STDLIB_STARTED = """async () => {
+  const base = new URL(document.querySelector('details.your-numbers').dataset.pyodide, document.baseURI);
+  const { loadPyodide } = await import(new URL('pyodide.mjs', base).href);
+  const pyodide = await loadPyodide({ indexURL: base.href });
+  return JSON.parse(pyodide.runPython(`import json, sys
+stdlib = next(path for path in sys.path if path.endswith(".zip")) + "/"
+json.dumps(sorted(m.__spec__.origin for m in list(sys.modules.values())
+                  if getattr(m, "__spec__", None) and (m.__spec__.origin or "").startswith(stdlib)))`)); }"""
+
+
+def test_pyodide_starts_with_the_bytecode_of_its_standard_library(site, browser):
+    """The site's python_stdlib.zip (build_book.compiled_stdlib) holds the bytecode of the modules
+    Pyodide imports as it starts: started from the site as the panel starts it, Pyodide imports a
+    hundred modules or more from its standard library, none of them from source (compiling them
+    was most of the panel's start)."""
+    if not (HTML / "_pyodide" / "book.zip").is_file():
+        if os.environ.get("AUDIT_REQUIRED"):
+            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
+        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    reader = Reader(browser, site, PHONE, context="panel")
+    try:
+        origins = reader.open("es/notebooks/es/tp-05-scaling.html").page.evaluate(STDLIB_STARTED)
+    finally:
+        reader.close()
+    assert len(origins) >= 100, origins
+    assert [origin for origin in origins if not origin.endswith(".pyc")] == []
+
+
 @pytest.mark.long
 def test_pyodide_is_kept_after_the_first_use_for_every_later_page(site, browser):
     """Deliver 6: once the panel has started, the panel's service worker keeps _pyodide/, and
