@@ -132,7 +132,7 @@ class Printer:
         # they are moved above 9 first, so that neither is 3 or 4 already.
         to_browser, from_browser = (_above_9(fd) for fd in (to_browser, from_browser))
         self.process = subprocess.Popen(
-            ["/bin/bash", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser} '
+            ["bash", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser} '
                            f'{to_browser}<&- {from_browser}>&-', chromium,
              *PRINT_ARGS, "--remote-debugging-pipe", f"--user-data-dir={self.profile.name}",
              *CHROMIUM_ARGS],
@@ -210,8 +210,9 @@ class Printer:
 
     def print_pages(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
         """Print each of ``pages`` to its part, each written whole (through a temporary file)
-        with the digest it was printed from. (Several browsers at once print no faster on this
-        machine: most of each page's time is loading the theme's styles.)"""
+        with the digest it was printed from. (Two browsers printing half the pages each were no
+        faster on this machine: a page's load and its print take about a tenth of a second each,
+        on both cores.)"""
         self.opening.join()
         if self.failure is not None:
             raise self.failure
@@ -222,7 +223,9 @@ class Printer:
             if went.get("errorText"):
                 raise RuntimeError(f"Chromium could not open {page}: {went['errorText']}")
             self.wait_for("Page.loadEventFired")
-            self.call("Runtime.evaluate", {"expression": OPEN_GROUPS})
+            opened = self.call("Runtime.evaluate", {"expression": OPEN_GROUPS})
+            if "exceptionDetails" in opened:
+                raise RuntimeError(f"OPEN_GROUPS failed on {page}: {opened['exceptionDetails']}")
             printed = base64.b64decode(self.call("Page.printToPDF", PAGE_SETUP)["data"])
             tmp = target.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_bytes(printed)
