@@ -225,3 +225,34 @@ def test_the_build_excludes_what_its_table_of_contents_leaves_out_as_jupyter_boo
                 globbed.add(path)
     assert globbed == {"notebooks/en/scratch.ipynb", "notes.md", "words/README.md", "book/en/draft.rst"}
     assert sorted(build_book.outside_the_toc(toc, exclude, tmp_path)) == sorted(globbed)
+
+
+def test_pyodides_compiled_standard_library_is_made_once_per_pyodide_and_script(tmp_path, monkeypatch):
+    """build_book.compiled_stdlib runs Node.js only when _build/pyodide-stdlib/ holds nothing made
+    from this Pyodide's python_stdlib.zip by this tools/pyodide/compile-stdlib.mjs: a second
+    build reuses it, another script (or Pyodide) makes it again and replaces the old one."""
+    import build_book
+
+    pyodide, script = tmp_path / "pyodide", tmp_path / "compile-stdlib.mjs"
+    pyodide.mkdir()
+    (pyodide / "python_stdlib.zip").write_bytes(b"Pyodide's standard library")
+    script.write_text("// one script")
+    runs = []
+
+    def node(command, **kwargs):
+        runs.append(command)
+        pathlib.Path(command[-1]).write_bytes(b"compiled by " + script.read_bytes())
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(build_book, "BUILD", tmp_path / "_build")
+    monkeypatch.setattr(build_book, "PYODIDE", pyodide)
+    monkeypatch.setattr(build_book, "COMPILE_STDLIB", script)
+    monkeypatch.setattr(build_book, "ROOT", tmp_path)
+    monkeypatch.setattr(build_book.subprocess, "run", node)
+    first = build_book.compiled_stdlib()
+    assert build_book.compiled_stdlib() == first and len(runs) == 1
+    assert first.read_bytes() == b"compiled by // one script"
+    script.write_text("// another script")
+    second = build_book.compiled_stdlib()
+    assert len(runs) == 2 and second != first and not first.exists()
+    assert [p.name for p in second.parent.iterdir()] == [second.name]

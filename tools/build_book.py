@@ -382,7 +382,12 @@ def compiled_stdlib() -> pathlib.Path:
         return kept
     kept.parent.mkdir(parents=True, exist_ok=True)
     tmp = kept.with_suffix(f".{os.getpid()}.tmp")
-    made = subprocess.run(["node", str(COMPILE_STDLIB), str(tmp)], capture_output=True, text=True)
+    try:
+        made = subprocess.run(["node", str(COMPILE_STDLIB), str(tmp)], capture_output=True,
+                              text=True)
+    except FileNotFoundError:
+        raise SystemExit(f"Node.js (node) is missing: {COMPILE_STDLIB.relative_to(ROOT)} needs it "
+                         f"for the panel's Pyodide (Debian: apt-get install nodejs npm)") from None
     if made.returncode:
         tmp.unlink(missing_ok=True)
         raise SystemExit(f"{COMPILE_STDLIB.relative_to(ROOT)} failed (exit code {made.returncode}): "
