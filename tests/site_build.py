@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 
+import pytest
 import yaml
 
 from build_book import CHROMIUM, CHROMIUM_ARGS as PRINTER_ARGS
@@ -92,6 +93,16 @@ def stop_build() -> None:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def needs_pyodide() -> None:
+    """For a check of the "your numbers" panel: skip it where the site carries no Pyodide (npm
+    was missing when it was built), or fail it where the run requires it (AUDIT_REQUIRED, which
+    .ci/run sets)."""
+    if not (HTML / "_pyodide" / "book.zip").is_file():
+        if os.environ.get("AUDIT_REQUIRED"):
+            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
+        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
 
 
 def build_once() -> dict:

@@ -2,7 +2,6 @@
 warnings, each in its own language, with a working switcher, search and every glued number."""
 import html
 import json
-import os
 import pathlib
 import pickle
 import re
@@ -14,7 +13,7 @@ import pikepdf
 import pytest
 
 import words
-from site_build import EDITIONS, HTML, ROOT, build_once, pages
+from site_build import EDITIONS, HTML, ROOT, build_once, needs_pyodide, pages
 
 
 @pytest.fixture(scope="module")
@@ -451,10 +450,7 @@ def test_the_sites_standard_library_is_pyodides_with_bytecode_beside_its_sources
 
     from build_book import PYODIDE
 
-    if not (HTML / "_pyodide").is_dir():
-        if os.environ.get("AUDIT_REQUIRED"):
-            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
-        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    needs_pyodide()
     with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as original, \
             zipfile.ZipFile(HTML / "_pyodide" / "python_stdlib.zip") as site:
         names = site.namelist()

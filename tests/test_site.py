@@ -19,7 +19,7 @@ from playwright.sync_api import sync_playwright
 import words
 from local_server import Quiet
 from site_build import (CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, PHONE, ROOT, SIDEWAYS_SELECTOR,
-                        built_site, pages, serve)
+                        built_site, needs_pyodide, pages, serve)
 
 DESKTOP = {"width": 1280, "height": 900}
 #: The heaviest a page may be, everything it loads included, uncompressed.
@@ -890,10 +890,7 @@ def test_the_your_numbers_panel_recomputes_the_page_with_the_books_python(site, 
     puts the page back. No console error, no request outside the site, axe finds nothing serious."""
     import panel
 
-    if not (HTML / "_pyodide" / "book.zip").is_file():
-        if os.environ.get("AUDIT_REQUIRED"):
-            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
-        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    needs_pyodide()
     section, lang = "split-04-break-even", "es"
     said = words.edition(lang)["panel"]
     reader = Reader(browser, site, PHONE, context="panel")
@@ -962,10 +959,7 @@ def test_the_panel_agrees_with_run_on_each_article_at_the_edges(site, browser, l
     for the same texts; only the site's own files are requested and the console stays clean."""
     import panel
 
-    if not (HTML / "_pyodide" / "book.zip").is_file():
-        if os.environ.get("AUDIT_REQUIRED"):
-            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
-        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    needs_pyodide()
     said = words.edition(lang)["panel"]
     reader = Reader(browser, site, PHONE, context="panel")
     requests = reader.requested
@@ -1002,10 +996,7 @@ def test_a_link_opens_the_panel_with_its_values_and_the_switcher_carries_them(si
     article's values" clears them from the address."""
     import panel
 
-    if not (HTML / "_pyodide" / "book.zip").is_file():
-        if os.environ.get("AUDIT_REQUIRED"):
-            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
-        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    needs_pyodide()
     section, query = "split-04-break-even", "?c_ms=2.5&b_bytes_per_s=1e12"
     reader = Reader(browser, site, PHONE, context="panel")
     try:
@@ -1054,10 +1045,7 @@ def test_pyodide_starts_with_the_bytecode_of_its_standard_library(site, browser)
     Pyodide imports as it starts: started from the site as the panel starts it, Pyodide imports a
     hundred modules or more from its standard library, none of them from source (compiling them
     was most of the panel's start)."""
-    if not (HTML / "_pyodide" / "book.zip").is_file():
-        if os.environ.get("AUDIT_REQUIRED"):
-            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
-        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    needs_pyodide()
     reader = Reader(browser, site, PHONE, context="panel")
     try:
         origins = reader.open("es/notebooks/es/tp-05-scaling.html").page.evaluate(STDLIB_STARTED)
@@ -1072,10 +1060,7 @@ def test_pyodide_is_kept_after_the_first_use_for_every_later_page(site, browser)
     """Deliver 6: once the panel has started, the panel's service worker keeps _pyodide/, and
     the next page's panel (another section, another edition), opened with the network gone,
     starts from what it kept; the pages themselves are served as always."""
-    if not (HTML / "_pyodide" / "book.zip").is_file():
-        if os.environ.get("AUDIT_REQUIRED"):
-            pytest.fail("the site has no _pyodide/ (make test installs Pyodide with npm ci)")
-        pytest.skip("Pyodide is not installed: make test installs it with npm (tools/pyodide)")
+    needs_pyodide()
     reader = Reader(browser, site, PHONE, context="own")
     try:
         page = reader.open("es/notebooks/es/split-04-break-even.html").page
