@@ -6,6 +6,7 @@ import signal
 import subprocess
 
 import pytest
+import zmq
 
 from kernels import (AsyncForkedKernelManager, ForkedKernel, ForkedKernelManager,
                      PrivateSocketKernelManager, zygote)
@@ -96,7 +97,8 @@ async def ready_then_stopped(manager_class, folder) -> tuple:
     """Start a kernel of ``manager_class`` in ``folder``, make its client ready and run a cell,
     then stop it: (the timeouts of IOPub reads while the client got ready, what the cell
     printed, whether the channel was left as it was, the intervals the wait for the stopped
-    kernel was given to look at it by)."""
+    kernel was given to look at it by, how soon the client's shell socket tries again to reach a
+    kernel not yet listening)."""
     import asyncio
     import inspect
 
@@ -125,6 +127,7 @@ async def ready_then_stopped(manager_class, folder) -> tuple:
     try:
         await done(client.wait_for_ready(timeout=60))
         ready_waits = list(waits)
+        retry_ms = client.shell_channel.socket.getsockopt(zmq.RECONNECT_IVL)
         del channel.get_msg
         left = "get_msg" not in vars(channel)
         await done(client.execute_interactive("print(6 * 7)", timeout=60, output_hook=lambda m: printed.append(
@@ -136,7 +139,7 @@ async def ready_then_stopped(manager_class, folder) -> tuple:
             await done(manager.shutdown_kernel(now=True))
         finally:
             jupyter_client.manager.KernelManager._async_wait = real_wait
-    return ready_waits, printed, left, intervals
+    return ready_waits, printed, left, intervals, retry_ms
 
 
 @pytest.mark.parametrize("manager_class", [ForkedKernelManager, AsyncForkedKernelManager],
@@ -144,20 +147,22 @@ async def ready_then_stopped(manager_class, folder) -> tuple:
 def test_a_client_is_ready_once_iopub_is_quiet_for_a_moment_and_a_stopped_kernel_is_seen_at_once(
         tmp_path, manager_class):
     """The managers' clients wait for the kernel's kernel_info reply, then for IOPub to be quiet
-    for kernels.QUIET_S (jupyter_client waits 0.2 s each time); a kernel being stopped is looked
-    at every kernels.POLL_S (jupyter_client: 0.1 s); the client's IOPub channel is left as it
-    was, and the kernel still runs a cell and shows its output."""
+    for kernels.QUIET_S (jupyter_client waits 0.2 s each time); their sockets try again to reach
+    a kernel not yet listening every kernels.RECONNECT_MS (ZeroMQ: 100 ms); a kernel being
+    stopped is looked at every kernels.POLL_S (jupyter_client: 0.1 s); the client's IOPub
+    channel is left as it was, and the kernel still runs a cell and shows its output."""
     import asyncio
 
     import kernels
 
     if manager_class is ForkedKernelManager:   # nbval calls it from no event loop of its own
-        waits, printed, left, intervals = kernels.run_sync(ready_then_stopped)(manager_class, tmp_path)
+        waits, printed, left, intervals, retry_ms = kernels.run_sync(ready_then_stopped)(manager_class, tmp_path)
     else:
-        waits, printed, left, intervals = asyncio.run(ready_then_stopped(manager_class, tmp_path))
+        waits, printed, left, intervals, retry_ms = asyncio.run(ready_then_stopped(manager_class, tmp_path))
     assert printed == ["42\n"] and left
     assert waits and max(waits) <= kernels.QUIET_S < 0.2, waits
     assert intervals == [kernels.POLL_S], intervals
+    assert retry_ms == kernels.RECONNECT_MS < 100, retry_ms   # (ZeroMQ's own: 100)
 
 
 def test_nbval_formats_a_kernel_message_only_where_it_is_logged(caplog):
