@@ -14,6 +14,7 @@ import time
 
 import nbformat
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
 from notebooks import citation_label  # noqa: E402
@@ -109,7 +110,16 @@ def test_run_all_in_jupyterlab_shows_every_number_of_the_prose(lab, lab_tab, pat
         """() => { const p = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
                    return p.length && p.every(e => /\\[\\d+\\]/.test(e.textContent)); }""",
         timeout=300_000)
-    page.wait_for_timeout(1500)   # the markdown cells evaluate their roles after that
+    # The markdown cells evaluate their roles after that: wait until every glued number the
+    # prose uses is shown (at most a minute; what is still missing then is named below).
+    try:
+        page.wait_for_function(
+            """expected => { const text = [...document.querySelectorAll('.jp-Notebook .jp-MarkdownCell')]
+                               .map(c => c.innerText).join('\\n');
+                             return expected.every(v => text.includes(v)); }""",
+            arg=sorted({values[key] for key in shown}), timeout=60_000)
+    except PlaywrightTimeout:
+        pass
     cells = page.locator(".jp-Notebook .jp-MarkdownCell").all_inner_texts()
     text = "\n".join(cells)
     assert len(cells) == len(markdown)
