@@ -404,7 +404,8 @@ def publish_pyodide(stdlib: pathlib.Path) -> None:
     each panel section's code.py) in a byte-stable zip. One folder for
     the four editions, so that a reader's browser caches it once; and the panel's service
     worker beside the editions (book/your-numbers-sw.js), which keeps that folder once the
-    panel has started, under a cache named after Pyodide's version and book.zip's digest."""
+    panel has started, under a cache named after Pyodide's version and the digest of book.zip
+    and the standard library."""
     target = BUILD / "html" / "_pyodide"
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
