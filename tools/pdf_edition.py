@@ -23,12 +23,16 @@ import pathlib
 import re
 import select
 import subprocess
+import sys
 import tempfile
 import threading
 import urllib.parse
 import warnings
 
 import pikepdf
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import atomic  # noqa: E402
 
 #: Headless Chromium as root on a machine without network, as the machine's notes advise (no
 #: sandbox, no background traffic); tests/site_build.py reads pages with the same flags.
@@ -159,6 +163,10 @@ class Printer:
         message, self.unread = self.unread.split(b"\0", 1)
         return json.loads(message)
 
+    def _send(self, command: dict) -> None:
+        """Write one command to Chromium (BrokenPipeError if it has ended)."""
+        os.write(self.writer, json.dumps(command).encode() + b"\0")
+
     def _ended(self) -> RuntimeError:
         """The error of a Chromium that ended while asked something, with what it said."""
         self.log.seek(0)
@@ -174,7 +182,7 @@ class Printer:
         if self.tab is not None:
             command["sessionId"] = self.tab
         try:
-            os.write(self.writer, json.dumps(command).encode() + b"\0")
+            self._send(command)
         except BrokenPipeError:
             raise self._ended() from None
         while True:
@@ -209,8 +217,8 @@ class Printer:
             self.failure = error
 
     def print_pages(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
-        """Print each of ``pages`` to its part, each written whole (through a temporary file)
-        with the digest it was printed from. (Two browsers printing half the pages each were no
+        """Print each of ``pages`` to its part, each written whole (atomic.write_bytes) with the
+        digest it was printed from. (Two browsers printing half the pages each were no
         faster on this machine: a page's load and its print take about a tenth of a second each,
         on both cores.)"""
         self.opening.join()
@@ -226,17 +234,15 @@ class Printer:
             opened = self.call("Runtime.evaluate", {"expression": OPEN_GROUPS})
             if "exceptionDetails" in opened:
                 raise RuntimeError(f"OPEN_GROUPS failed on {page}: {opened['exceptionDetails']}")
-            printed = base64.b64decode(self.call("Page.printToPDF", PAGE_SETUP)["data"])
-            tmp = target.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(printed)
-            tmp.replace(target)
+            printed = self.call("Page.printToPDF", PAGE_SETUP)["data"]
+            atomic.write_bytes(target, base64.b64decode(printed))
             target.with_suffix(".sha256").write_text(digest)
 
     def end(self) -> None:
         """Ask Chromium to end, without waiting for it (it ends while the caller merges)."""
         if self.process.poll() is None:
             try:
-                os.write(self.writer, json.dumps({"id": 0, "method": "Browser.close"}).encode() + b"\0")
+                self._send({"id": 0, "method": "Browser.close"})
             except BrokenPipeError:
                 pass
 
