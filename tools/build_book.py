@@ -420,8 +420,9 @@ def publish_pyodide(stdlib: pathlib.Path) -> None:
                              (ROOT / name).read_bytes(), zipfile.ZIP_DEFLATED)
     (target / "book.zip").write_bytes(buffer.getvalue())
     version = json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
+    # (the standard library's file is named by the digest of what it was made from)
     cache = f"your-numbers-{version}-" + hashlib.sha256(
-        buffer.getvalue() + stdlib.read_bytes()).hexdigest()[:12]
+        buffer.getvalue() + stdlib.name.encode()).hexdigest()[:12]
     worker = (ROOT / "book" / "your-numbers-sw.js").read_text(encoding="utf-8")
     (BUILD / "html" / "your-numbers-sw.js").write_text(
         worker.replace("__CACHE__", cache).replace(
