@@ -715,8 +715,7 @@ def _show_for_styles(reader: "Reader", path: str, dark: bool) -> list:
     # The folds' opening transitions, and any other, run to their end: on a busy machine 500 ms
     # caught one mid-way (opacity 0.994 against 1).
     reader.page.wait_for_timeout(100)
-    reader.page.evaluate("() => document.getAnimations().forEach(a => { try { a.finish(); } "
-                         "catch (infinite) { a.cancel(); } })")
+    reader.page.evaluate(SETTLED)
     return reader.page.evaluate(STYLE_DIGEST)
 
 
