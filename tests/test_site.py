@@ -685,18 +685,18 @@ CUT_PAGES = ["en/book/en/index.html", "zh/notebooks/zh/split-04-break-even.html"
 
 
 #: Run before each page of the cut-stylesheet check's tabs: the theme's mode (light or dark), as
-#: its switch leaves it in localStorage for the next page, taken from the cookie "look", which
-#: the check sets before each page it loads (an init script stays with its context, which the
-#: check's tabs keep from one page to the next).
+#: a reader's earlier visit leaves it in localStorage for the next page (the site shows no switch;
+#: the theme reads the mode as the page loads), taken from the cookie "look", which the check
+#: sets before each page it loads (an init script stays with its context, which the check's tabs
+#: keep from one page to the next).
 MODE_FROM_COOKIE = """const look = document.cookie.match(/(?:^|; )look=(light|dark)/);
   if (look) localStorage.setItem('mode', look[1]);"""
 
 
-def _show_for_styles(reader: "Reader", path: str, dark: bool) -> list:
-    """The page's STYLE_DIGEST once it is shown (the search page with its results), its
-    folds open, in the theme's dark mode if ``dark`` (chosen before the page loads, as the
-    theme's switch leaves it for the next page, so that no colour is caught mid-transition:
-    the context's MODE_FROM_COOKIE reads it)."""
+def _open_for_styles(reader: "Reader", path: str, dark: bool) -> None:
+    """Open the page in the theme's dark mode if ``dark``, light if not (chosen before the page
+    loads, so that no colour is caught mid-transition: the context's MODE_FROM_COOKIE reads
+    it), shown (the search page with its results) and its folds open."""
     reader.page.context.add_cookies([{"name": "look", "value": "dark" if dark else "light",
                                       "url": reader.base}])
     reader.open(path)
@@ -712,9 +712,19 @@ def _show_for_styles(reader: "Reader", path: str, dark: bool) -> list:
     assert reader.page.evaluate("() => document.documentElement.dataset.theme") == \
         ("dark" if dark else "light"), path
     reader.page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-    # The folds' opening transitions, and any other, run to their end: on a busy machine 500 ms
-    # caught one mid-way (opacity 0.994 against 1).
-    reader.page.wait_for_timeout(100)
+
+
+def _look(reader: "Reader", viewport: dict, dark: bool) -> str:
+    """The STYLE_DIGEST of the page that ``reader`` shows, at ``viewport`` and in the theme's
+    dark mode if ``dark``: the page is loaded again only for a change of mode (a change of
+    width is a resize, as a reader turns a phone), and every transition the change started (the
+    folds' opening, the sidebars' sliding) is run to its end first: on a busy machine 500 ms
+    caught one mid-way (opacity 0.994 against 1)."""
+    if reader.page.evaluate("() => document.documentElement.dataset.theme") != \
+            ("dark" if dark else "light"):
+        _open_for_styles(reader, reader.page.url.removeprefix(reader.base + "/"), dark)
+    if reader.page.viewport_size != viewport:
+        reader.page.set_viewport_size(viewport)
     reader.page.evaluate(SETTLED)
     return reader.page.evaluate(STYLE_DIGEST)
 
@@ -768,16 +778,17 @@ def test_the_cut_stylesheets_change_nothing_a_reader_sees(site, browser, looked_
     ::after, computes the same style: at 390 and 1280 px, light and dark, its folds open."""
     cut_base, whole_base = looked_at
     problems = []
-    # Two tabs for the three looks, each page loaded again at its width and mode, lent from two
-    # contexts that the worker's cut-stylesheet checks share (a new tab for each look started a
-    # renderer process each time, about a second of CPU).
+    # Two tabs, lent from two contexts that the worker's cut-stylesheet checks share (a new tab
+    # started a renderer process each time, about a second of CPU), taken through the three
+    # looks in turn: the page loaded light at 390 px, turned to 1280 px, then loaded dark at
+    # 390 px (a load for each look cost a third more CPU).
     cut_reader = Reader(browser, cut_base, PHONE, context="cut look", script=MODE_FROM_COOKIE)
     whole_reader = Reader(browser, whole_base, PHONE, context="whole look", script=MODE_FROM_COOKIE)
     try:
+        for reader in (cut_reader, whole_reader):
+            _open_for_styles(reader, path, dark=False)
         for viewport, dark in ((PHONE, False), (DESKTOP, False), (PHONE, True)):
-            for reader in (cut_reader, whole_reader):
-                reader.page.set_viewport_size(viewport)
-            if _show_for_styles(cut_reader, path, dark) == _show_for_styles(whole_reader, path, dark):
+            if _look(cut_reader, viewport, dark) == _look(whole_reader, viewport, dark):
                 continue
             cut_hashes, whole_hashes = (reader.page.evaluate(STYLE_HASHES)
                                         for reader in (cut_reader, whole_reader))
