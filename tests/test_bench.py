@@ -54,3 +54,13 @@ def test_a_ratio_just_over_its_goal_is_not_rounded_into_it():
     though it reads 0.20 at two decimals."""
     table = bench.report({"book": {"incremental / from scratch": 2.64 / 12.91}}, {}, "2026-12-05")
     assert "| incremental / from scratch | 0.204 | 2026-12-05 | ≤ 0.2: not met |" in table
+
+
+def test_the_packages_installed_before_the_fresh_clone_test_are_targets_of_the_makefile():
+    """The fresh-clone row installs bench.PACKAGES before it times make test: each names a rule
+    of the Makefile (make -n knows how to make it), so that a renamed one fails here, not
+    after ten minutes of make bench."""
+    import subprocess
+    for target in bench.PACKAGES:
+        result = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True)
+        assert result.returncode == 0 and "No rule" not in result.stderr, (target, result.stderr)
