@@ -103,11 +103,25 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_pa
     assert printed(book) == [] and page_times(book) == before, "nothing changed, nothing redone"
 
 
+#: tools/build_book.py run as ``python -c BUILD_AS [whole|lean] ARGS``: "whole" loads every
+#: built-in extension of Sphinx and the real requests, as Jupyter Book does; "lean" (the book's
+#: build) leaves out what the HTML does not need (build_book.only_what_the_html_needs). It
+#: prints the module of the requests.get that the build imported.
+BUILD_AS = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+            "if sys.argv[1] == 'whole': build_book.only_what_the_html_needs = lambda: None\n"
+            "code = build_book.main(sys.argv[2:])\n"
+            "print('requests.get from', sys.modules['requests'].get.__module__)\n"
+            "sys.exit(code)")
+
+
 def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
     """book/_ext/parallel.py lets Sphinx read and write on two processes: the pages, figures,
     search index and styles are then byte for byte those of a build on one. The build on two
     starts with the templates and the theme's selectors the serial one compiled
-    (book/_ext/compiled_templates.py, compiled_selectors.py), the serial one with none."""
+    (book/_ext/compiled_templates.py, compiled_selectors.py), the serial one with none. And
+    the serial one loads all of Sphinx's built-in extensions and the real requests, the one on
+    two only what the HTML needs (build_book.only_what_the_html_needs), which imports no HTTP
+    client: the same pages either way."""
     import pickle
 
     files = {}
@@ -120,10 +134,13 @@ def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
             assert len(list((book / "_build" / "doctrees" / "jinja-cache").iterdir())) > 20
             selectors, = (book / "_build" / "doctrees" / "selector-cache").iterdir()
             assert {key[0] for key in pickle.loads(selectors.read_bytes())} >= {"li", ".toc-h1"}
-        result = subprocess.run([sys.executable, "tools/build_book.py", "--html-only", "en"],
+        loads = "whole" if jobs == "1" else "lean"
+        result = subprocess.run([sys.executable, "-c", BUILD_AS, loads, "--html-only", "en"],
                                 cwd=book, capture_output=True, text=True, timeout=900,
                                 env=dict(os.environ, BOOK_SPHINX_JOBS=jobs))
         assert result.returncode == 0, result.stdout + result.stderr
+        assert f"requests.get from {'requests.api' if loads == 'whole' else 'build_book'}" \
+            in result.stdout, result.stdout
         assert "build_book.py" in archived(book, "Makefile"), "an HTML-only build writes the source archive too"
         site = book / "_build" / "html" / "en"
         files[jobs] = {str(path.relative_to(site)): path.read_bytes() for path in site.rglob("*")
@@ -256,3 +273,22 @@ def test_pyodides_compiled_standard_library_is_made_once_per_pyodide_and_script(
     second = build_book.compiled_stdlib()
     assert len(runs) == 2 and second != first and not first.exists()
     assert [p.name for p in second.parent.iterdir()] == [second.name]
+
+
+def test_the_build_imports_no_http_client_and_fetches_nothing():
+    """tools/build_book.py's builds import no HTTP client (requests and urllib3 took a fifth of
+    a second of each): what Sphinx and the theme import as requests is a stand-in that refuses
+    to fetch, naming the address, so that a page with a remote image fails its build."""
+    code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+            "build_book.only_what_the_html_needs()\n"
+            "import pydata_sphinx_theme\n"
+            "from sphinx.util import requests\n"
+            "print('urllib3' in sys.modules)\n"
+            "try:\n    requests.get('https://example.org/figure.png', timeout=5)\n"
+            "except RuntimeError as error:\n    print(error)\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    imported, refused = result.stdout.split("\n", 1)
+    assert imported == "False"
+    assert "fetches nothing: put https://example.org/figure.png in the book's files" in refused

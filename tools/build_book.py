@@ -199,6 +199,47 @@ def one_scan_of_entry_points() -> None:
     importlib.metadata.entry_points = lambda **selection: every.select(**selection)
 
 
+#: Sphinx's built-in extensions that building this book's HTML never uses, which Sphinx would
+#: load as it starts: the link checker (it imports requests and urllib3) and the builders of
+#: EPUB, manual pages, Texinfo and XML. The builders whose settings Jupyter Book passes (LaTeX)
+#: or that the HTML build reads (gettext's, for its translated interface) stay, and so do the
+#: domains (the search index names their versions). tests/test_incremental.py checks that the
+#: pages are those of a build with all of them.
+UNUSED_BUILTINS = ("sphinx.builders.linkcheck", "sphinx.builders.epub3", "sphinx.builders.manpage",
+                   "sphinx.builders.texinfo", "sphinx.builders.xml")
+
+
+def nothing_fetched(url: str, **options):
+    """Stands in for ``requests.get`` and ``head`` in the book's builds (and Sphinx's wrappers
+    of them, ``sphinx.util.requests``): the book is read offline and its build fetches nothing,
+    yet Sphinx (for remote images) and pydata-sphinx-theme (for a version switcher's list)
+    import requests and urllib3 as they load, about a fifth of a second of every build. A page
+    with a remote image fails the build (Sphinx warns that it could not fetch it), naming this."""
+    raise RuntimeError(f"tools/build_book.py fetches nothing: put {url} in the book's files")
+
+
+class NotFetched(OSError):
+    """The errors of the stand-in for requests (``requests.exceptions``' names)."""
+
+
+def only_what_the_html_needs() -> None:
+    """Leave UNUSED_BUILTINS out of the extensions that Sphinx loads as it starts, and let it and
+    the theme import nothing_fetched as requests (see there). Called before Sphinx is imported."""
+    import sphinx.application
+
+    sphinx.application.builtin_extensions = tuple(
+        name for name in sphinx.application.builtin_extensions if name not in UNUSED_BUILTINS)
+    errors = type(sys)("requests.exceptions")
+    errors.RequestException = errors.ConnectionError = errors.HTTPError = \
+        errors.RetryError = NotFetched
+    for name in ("requests", "sphinx.util.requests"):
+        client = type(sys)(name)
+        client.get = client.head = nothing_fetched
+        client.exceptions = errors
+        sys.modules.setdefault(name, client)
+    sys.modules.setdefault(errors.__name__, errors)
+
+
 def sphinx_jobs(editions_at_once: int) -> int:
     """How many processes each edition's Sphinx build reads and writes with (book/_ext/parallel.py):
     its share of the cores this process may use, the editions built at once sharing them, and
@@ -222,6 +263,7 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     sys.modules.setdefault("rfc3987_syntax", None)
     skip_execution()
     one_scan_of_entry_points()
+    only_what_the_html_needs()
     from jupyter_book.sphinx import build_sphinx
 
     quiet_word_segmenter()
