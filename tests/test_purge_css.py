@@ -69,3 +69,28 @@ def test_prose_words_and_the_search_index_are_not_names_the_scripts_words_are(tm
     words = site_words(pathlib.Path(tmp_path))
     assert {"note", "top", "dark", "collapsing"} <= words
     assert not {"card", "modal", "popover"} & words
+
+
+def test_a_rebuild_cuts_again_only_what_changed_words_or_a_whole_file_ask_for(tmp_path, monkeypatch):
+    """purge_site keeps what it read and cut (purge_css.MEMO, beside the whole files): with the
+    same pages, scripts and whole files it cuts nothing again; a page whose bytes changed is
+    read again, and a class it gains brings its rule back; a site copy replaced by the theme's
+    whole file is cut again though nothing else changed."""
+    import purge_css
+
+    site, originals = tmp_path / "site", tmp_path / "whole"
+    (site / "_static").mkdir(parents=True)
+    (site / "page.html").write_text('<p class="kept">x</p>')
+    whole = ".kept{a:1}.later{b:2}"
+    (site / "_static" / "basic.css").write_text(whole)
+    assert purge_site(site, originals) == [site / "_static" / "basic.css"]
+    cuts = []
+    monkeypatch.setattr(purge_css, "cut", lambda css, words: cuts.append(words) or ".kept{a:1}\n")
+    assert purge_site(site, originals) == [] and cuts == []          # nothing read or cut again
+    monkeypatch.undo()
+    (site / "page.html").write_text('<p class="kept later">x</p>')  # same file, new bytes
+    assert purge_site(site, originals) == [site / "_static" / "basic.css"]
+    assert ".later{" in (site / "_static" / "basic.css").read_text()
+    (site / "_static" / "basic.css").write_text(whole)              # Sphinx copied it afresh
+    assert purge_site(site, originals) == [site / "_static" / "basic.css"]
+    assert (site / "_static" / "basic.css").read_text().startswith(MARK)
