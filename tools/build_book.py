@@ -255,12 +255,20 @@ def sphinx_jobs(editions_at_once: int) -> int:
     return share + 1 if share > 1 else 1
 
 
+#: The modules jsonschema checks string formats with, where they are installed (its _format.py).
+#: (idna, which it also uses, is left: requests needs it where a build loads the link checker.)
+FORMAT_CHECKERS = ("rfc3987_syntax", "rfc3987", "rfc3986_validator", "rfc3339_validator", "fqdn",
+                   "webcolors", "jsonpointer", "uri_template", "isoduration")
+
+
 def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes."""
-    # jsonschema, which Jupyter Book's configuration check imports, loads rfc3987_syntax where
-    # it is installed (JupyterLab's jupyter-events asks for it), and that compiles a grammar of
-    # IRIs for about 3 s on import; the book's configuration holds no IRI for it to check.
-    sys.modules.setdefault("rfc3987_syntax", None)
+    # jsonschema, which Jupyter Book's configuration check imports, loads the checkers of string
+    # formats that are installed (JupyterLab's jupyter-events asks for them): rfc3987_syntax
+    # compiles a grammar of IRIs for about 3 s on import, the others took 45 ms of each build.
+    # The book's configuration holds no string of those formats for them to check.
+    for checker in FORMAT_CHECKERS:
+        sys.modules.setdefault(checker, None)
     skip_execution()
     one_scan_of_entry_points()
     only_what_the_html_needs()
