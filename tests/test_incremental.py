@@ -186,6 +186,15 @@ def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
     assert 'alt="Line chart' in page.read_text(encoding="utf-8")
 
 
+def first_line_and_rest(code: str) -> tuple:
+    """What ``code`` prints, run by a fresh Python in the repository: its first line, the rest."""
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    first, rest = result.stdout.split("\n", 1)
+    return first, rest
+
+
 @pytest.mark.parametrize("client", ["NotebookClientCache", "NotebookClientDirect"])
 def test_the_build_loads_no_executing_client_and_refuses_to_execute(client):
     """tools/build_book.py builds without MyST-NB's executing clients (they import jupyter_cache
@@ -197,10 +206,7 @@ def test_the_build_loads_no_executing_client_and_refuses_to_execute(client):
             "print('jupyter_cache' in sys.modules, 'sqlalchemy' in sys.modules)\n"
             f"try:\n    execute.{client}(None, None, None)\n"
             "except RuntimeError as error:\n    print(error)\n")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    loaded, refused = result.stdout.split("\n", 1)
+    loaded, refused = first_line_and_rest(code)
     assert loaded == "False False"
     assert 'execute_notebooks: "off"' in refused
 
@@ -286,9 +292,6 @@ def test_the_build_imports_no_http_client_and_fetches_nothing():
             "print('urllib3' in sys.modules)\n"
             "try:\n    requests.get('https://example.org/figure.png', timeout=5)\n"
             "except RuntimeError as error:\n    print(error)\n")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    imported, refused = result.stdout.split("\n", 1)
+    imported, refused = first_line_and_rest(code)
     assert imported == "False"
     assert "fetches nothing: put https://example.org/figure.png in the book's files" in refused
