@@ -697,6 +697,13 @@ MODE_FROM_COOKIE = """const look = document.cookie.match(/(?:^|; )look=(light|da
   if (look) localStorage.setItem('mode', look[1]);"""
 
 
+#: Resolved two frames later: a resize reaches the page's "resize" listeners at its next frame
+#: (sideways.js then marks the boxes that scroll at the new width), and a style digest taken
+#: before that, on a loaded machine, caught one tab still marked for the phone (a fresh clone's
+#: run: two code boxes masked in one tab at 1280 px and not in the other).
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def _open_for_styles(reader: "Reader", path: str, dark: bool) -> None:
     """Open the page in the theme's dark mode if ``dark``, light if not (chosen before the page
     loads, so that no colour is caught mid-transition: the context's MODE_FROM_COOKIE reads
@@ -721,14 +728,15 @@ def _open_for_styles(reader: "Reader", path: str, dark: bool) -> None:
 def _look(reader: "Reader", viewport: dict, dark: bool) -> str:
     """The STYLE_DIGEST of the page that ``reader`` shows, at ``viewport`` and in the theme's
     dark mode if ``dark``: the page is loaded again only for a change of mode (a change of
-    width is a resize, as a reader turns a phone), and every transition the change started (the
-    folds' opening, the sidebars' sliding) is run to its end first: on a busy machine 500 ms
-    caught one mid-way (opacity 0.994 against 1)."""
+    width is a resize, as a reader turns a phone, whose listeners are let run: NEXT_FRAMES), and
+    every transition the change started (the folds' opening, the sidebars' sliding) is run to
+    its end first: on a busy machine 500 ms caught one mid-way (opacity 0.994 against 1)."""
     if reader.page.evaluate("() => document.documentElement.dataset.theme") != \
             ("dark" if dark else "light"):
         _open_for_styles(reader, reader.page.url.removeprefix(reader.base + "/"), dark)
     if reader.page.viewport_size != viewport:
         reader.page.set_viewport_size(viewport)
+        reader.page.evaluate(NEXT_FRAMES)
     reader.page.evaluate(SETTLED)
     return reader.page.evaluate(STYLE_DIGEST)
 
