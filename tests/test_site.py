@@ -731,12 +731,12 @@ def _look(reader: "Reader", viewport: dict, dark: bool) -> str:
     width is a resize, as a reader turns a phone, whose listeners are let run: NEXT_FRAMES), and
     every transition the change started (the folds' opening, the sidebars' sliding) is run to
     its end first: on a busy machine 500 ms caught one mid-way (opacity 0.994 against 1)."""
-    if reader.page.evaluate("() => document.documentElement.dataset.theme") != \
-            ("dark" if dark else "light"):
-        _open_for_styles(reader, reader.page.url.removeprefix(reader.base + "/"), dark)
     if reader.page.viewport_size != viewport:
         reader.page.set_viewport_size(viewport)
         reader.page.evaluate(NEXT_FRAMES)
+    if reader.page.evaluate("() => document.documentElement.dataset.theme") != \
+            ("dark" if dark else "light"):   # loaded again at this width
+        _open_for_styles(reader, reader.page.url.removeprefix(reader.base + "/"), dark)
     reader.page.evaluate(SETTLED)
     return reader.page.evaluate(STYLE_DIGEST)
 
