@@ -49,6 +49,12 @@ _ATTRIBUTE = re.compile(r"\[[^\]]*\]")
 _NAMES = re.compile(r"[.#](-?[A-Za-z_][\w-]*)(\\?)")
 
 
+def _digest(content: str | bytes) -> str:
+    """What MEMO knows a file or a text by (text as UTF-8)."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 def site_words(site: pathlib.Path, memo: dict | None = None) -> set:
     """The names a stylesheet can select in ``site``: the classes and ids of its HTML pages, and
     every word (letters, digits, '_' and '-') of its scripts, inline or in files, that can add
@@ -63,7 +69,7 @@ def site_words(site: pathlib.Path, memo: dict | None = None) -> set:
                 or not path.is_file():
             continue
         data = path.read_bytes()
-        digest, name = hashlib.blake2b(data, digest_size=16).hexdigest(), path.relative_to(site).as_posix()
+        digest, name = _digest(data), path.relative_to(site).as_posix()
         known = (memo or {}).get(name)
         found = known[1] if known and known[0] == digest else sorted(_names_in(path.suffix, data))
         seen[name] = [digest, found]
@@ -180,8 +186,6 @@ def sheets(static: pathlib.Path) -> list:
 MEMO = "purge-memo.json"
 
 
-def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 def purge_site(site: pathlib.Path, originals: pathlib.Path) -> list:
