@@ -195,19 +195,21 @@ def first_line_and_rest(code: str) -> tuple:
     return first, rest
 
 
-@pytest.mark.parametrize("client", ["NotebookClientCache", "NotebookClientDirect"])
+@pytest.mark.parametrize("client", ["NotebookClientCache", "NotebookClientDirect",
+                                    "NotebookClientInline"])
 def test_the_build_loads_no_executing_client_and_refuses_to_execute(client):
     """tools/build_book.py builds without MyST-NB's executing clients (they import jupyter_cache
-    and sqlalchemy, a third of a second at the start of every build); a build configured to
-    execute (from the cache, or each time) would fail naming why, not run without them."""
+    and sqlalchemy, or nbclient, about 0.4 s at the start of every build); a build configured to
+    execute (from the cache, each time, or in the build's own kernel) would fail naming why, not
+    run without them."""
     code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
             "build_book.skip_execution()\n"
             "import myst_nb.sphinx_ext, myst_nb.core.execute as execute\n"
-            "print('jupyter_cache' in sys.modules, 'sqlalchemy' in sys.modules)\n"
+            "print(*(name in sys.modules for name in ('jupyter_cache', 'sqlalchemy', 'nbclient')))\n"
             f"try:\n    execute.{client}(None, None, None)\n"
             "except RuntimeError as error:\n    print(error)\n")
     loaded, refused = first_line_and_rest(code)
-    assert loaded == "False False"
+    assert loaded == "False False False"
     assert 'execute_notebooks: "off"' in refused
 
 
@@ -295,3 +297,25 @@ def test_the_build_imports_no_http_client_and_fetches_nothing():
     imported, refused = first_line_and_rest(code)
     assert imported == "False"
     assert "fetches nothing: put https://example.org/figure.png in the book's files" in refused
+
+
+def test_the_build_imports_no_kernel_and_what_stands_in_for_one_refuses():
+    """MyST-NB and Jupyter Book import IPython's display and jupyter_client's kernel specs as they
+    load, and call them only in a kernel or on Jupyter Book's command line: a build imports
+    stand-ins that refuse (build_book.KERNEL_ONLY), neither IPython's shell nor jupyter_client,
+    and IPython's lexers, which a page's coloured output is highlighted with, still import."""
+    code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+            "build_book.skip_execution()\n"
+            "build_book.only_what_the_html_needs()\n"
+            "import jupyter_book.sphinx, myst_nb.sphinx_ext, myst_nb.core.lexers\n"
+            "print(*(name in sys.modules for name in ('IPython.core.interactiveshell', "
+            "'jupyter_client', 'zmq', 'IPython.lib.lexers')))\n"
+            "from myst_nb.ext.glue import ipy_display\n"
+            "from jupyter_book.utils import find_kernel_specs\n"
+            "for call in (ipy_display, find_kernel_specs):\n"
+            "    try:\n        call()\n"
+            "    except RuntimeError as error:\n        print(error)\n")
+    imported, refused = first_line_and_rest(code)
+    assert imported == "False False False True"
+    assert refused.count("tools/build_book.py starts neither") == 2, refused
+    assert "IPython.display.display" in refused and "find_kernel_specs" in refused

@@ -165,10 +165,11 @@ def quiet_word_segmenter() -> None:
 
 
 class NoExecution:
-    """Stands in for MyST-NB's executing clients (``NotebookClientCache``, ``NotebookClientDirect``)
-    in the book's builds: they execute no notebook (``execute_notebooks: "off"``), and the real
-    modules import jupyter_cache and sqlalchemy, about a third of a second at the start of every
-    build. A build configured to execute fails here, naming why, rather than run without it."""
+    """Stands in for MyST-NB's executing clients (``NotebookClientCache``, ``NotebookClientDirect``,
+    ``NotebookClientInline``) in the book's builds: they execute no notebook
+    (``execute_notebooks: "off"``), and the real modules import jupyter_cache and sqlalchemy, or
+    nbclient and jupyter_client, about 0.4 s at the start of every build. A build configured to
+    execute fails here, naming why, rather than run without it."""
 
     def __init__(self, *args, **kwargs):
         raise RuntimeError("tools/build_book.py builds the book without executing notebooks "
@@ -178,7 +179,8 @@ class NoExecution:
 
 def skip_execution() -> None:
     """Let MyST-NB import NoExecution as its executing clients (see there)."""
-    for name, client in (("cache", "NotebookClientCache"), ("direct", "NotebookClientDirect")):
+    for name, client in (("cache", "NotebookClientCache"), ("direct", "NotebookClientDirect"),
+                         ("inline", "NotebookClientInline")):
         module = type(sys)(f"myst_nb.core.execute.{name}")
         setattr(module, client, NoExecution)
         sys.modules.setdefault(module.__name__, module)
@@ -222,9 +224,30 @@ class NotFetched(OSError):
     """The errors of the stand-in for requests (``requests.exceptions``' names)."""
 
 
+#: What MyST-NB and Jupyter Book import as they load but call only outside a build, with the
+#: names they import: IPython's ``display`` (MyST-NB's ``glue``, which runs in a kernel; IPython
+#: itself imports its whole shell, 0.08 s) and jupyter_client's ``find_kernel_specs`` (`jupyter-book
+#: create`; the module imports ZeroMQ's, 0.11 s).
+KERNEL_ONLY = {"IPython.display": "display", "jupyter_client.kernelspec": "find_kernel_specs"}
+
+
+def kernel_only(name: str):
+    """A stand-in for ``name``, which a build never calls: it refuses, naming why."""
+    def refuse(*args, **kwargs):
+        raise RuntimeError(f"{name} is for a kernel or Jupyter Book's command line: "
+                           "tools/build_book.py starts neither")
+    return refuse
+
+
 def only_what_the_html_needs() -> None:
-    """Leave UNUSED_BUILTINS out of the extensions that Sphinx loads as it starts, and let it and
-    the theme import nothing_fetched as requests (see there). Called before Sphinx is imported."""
+    """Leave UNUSED_BUILTINS out of the extensions that Sphinx loads as it starts, let it and
+    the theme import nothing_fetched as requests, and MyST-NB and Jupyter Book import KERNEL_ONLY
+    as stand-ins (see there). IPython stays a package: a module of it that a page does use (the
+    lexer of a notebook's coloured output, which Pygments finds by its entry point) is imported
+    as it would be, without IPython's shell. Called before Sphinx is imported."""
+    import importlib.machinery
+    import importlib.util
+
     import sphinx.application
 
     sphinx.application.builtin_extensions = tuple(
@@ -238,6 +261,17 @@ def only_what_the_html_needs() -> None:
         client.exceptions = errors
         sys.modules.setdefault(name, client)
     sys.modules.setdefault(errors.__name__, errors)
+    for name, function in KERNEL_ONLY.items():
+        module = type(sys)(name)
+        setattr(module, function, kernel_only(f"{name}.{function}"))
+        sys.modules.setdefault(name, module)
+    ipython = importlib.util.find_spec("IPython")
+    if ipython is not None and "IPython" not in sys.modules:
+        package = importlib.util.module_from_spec(importlib.machinery.ModuleSpec(
+            "IPython", None, is_package=True))
+        package.__path__ = list(ipython.submodule_search_locations)
+        package.display = sys.modules["IPython.display"]
+        sys.modules["IPython"] = package
 
 
 def sphinx_jobs(editions_at_once: int) -> int:

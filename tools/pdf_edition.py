@@ -17,6 +17,7 @@ import fcntl
 import functools
 import hashlib
 import html
+import io
 import json
 import os
 import pathlib
@@ -63,6 +64,8 @@ SCRIPTS = False
 #: Run on each page before it is printed: the folded groups of the claims ledger open (a
 #: reader of the PDF cannot unfold them). The code cells' "show code" boxes stay folded.
 OPEN_GROUPS = "document.querySelectorAll('details.ledger-group').forEach(d => d.open = true)"
+#: How a part is kept (part of each part's digest): a change of form prints them all again.
+PART_FORM = "without its trailing blank sheets"
 #: The log of the last build's printing, beside the parts.
 PRINTED_LOG = "printed.json"
 #: The longest wait for one answer of Chromium (a page's load, its print), in seconds.
@@ -89,10 +92,11 @@ def printed_html(html_page: str) -> str:
 
 def part_digest(site: pathlib.Path, page: str) -> str:
     """What a part is printed from: the page setup, the media and the script run before
-    printing, the printed part of the page's HTML and the stylesheets it links."""
+    printing, the form it is kept in, the printed part of the page's HTML and the stylesheets
+    it links."""
     path = site / f"{page}.html"
     printed = printed_html(path.read_text(encoding="utf-8"))
-    digest = hashlib.sha256(json.dumps([PAGE_SETUP, OPEN_GROUPS, MEDIA, SCRIPTS],
+    digest = hashlib.sha256(json.dumps([PAGE_SETUP, OPEN_GROUPS, MEDIA, SCRIPTS, PART_FORM],
                                        sort_keys=True).encode())
     digest.update(printed.encode())
     for sheet in re.findall(r'<link rel="stylesheet"[^>]*href="([^"]+)"', printed):
@@ -235,7 +239,7 @@ class Printer:
             if "exceptionDetails" in opened:
                 raise RuntimeError(f"OPEN_GROUPS failed on {page}: {opened['exceptionDetails']}")
             printed = self.call("Page.printToPDF", PAGE_SETUP)["data"]
-            atomic.write_bytes(target, base64.b64decode(printed))
+            atomic.write_bytes(target, without_blank_tail(base64.b64decode(printed)))
             target.with_suffix(".sha256").write_text(digest)
 
     def end(self) -> None:
@@ -308,12 +312,26 @@ def blank(sheet: pikepdf.Page) -> bool:
     return not MARKS.intersection(operators) and operators.count("f") + operators.count("f*") <= 1
 
 
+def without_blank_tail(printed: bytes) -> bytes:
+    """A part as Chromium printed it, less the blank sheets it ends some pages with (its first
+    sheet always kept): trimmed once as it is printed, rather than in every merge."""
+    with pikepdf.Pdf.open(io.BytesIO(printed)) as part:
+        sheets = len(part.pages)
+        while len(part.pages) > 1 and blank(part.pages[-1]):
+            del part.pages[-1]
+        if len(part.pages) == sheets:
+            return printed
+        trimmed = io.BytesIO()
+        part.save(trimmed)
+        return trimmed.getvalue()
+
+
 def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path, title: str,
           language: str) -> None:
     """Merge the parts of ``pages`` into ``pdf`` (written whole, through a temporary file): one
-    bookmark per page; a part's trailing blank sheets (Chromium ends some pages with one) left
-    out; a link to another page of the edition leads to that page's start; a link
-    to an anchor of its own page, to the anchor; a link to any other file of the site (a
+    bookmark per page (each part is kept without its trailing blank sheets, without_blank_tail);
+    a link to another page of the edition leads to that page's start; a link to an anchor of
+    its own page, to the anchor; a link to any other file of the site (a
     download, data/), which a PDF cannot follow, is taken out and its words kept."""
     merged = pikepdf.Pdf.new()
     first_page, links, opened = {}, [], []
@@ -321,8 +339,6 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
         part = pikepdf.Pdf.open(part_file(parts, page))
         opened.append(part)
         first_page[(site / f"{page}.html").resolve()] = len(merged.pages)
-        while len(part.pages) > 1 and blank(part.pages[-1]):
-            del part.pages[-1]
         anchors = _named_destinations(part)
         for offset, sheet in enumerate(part.pages):
             for number, annotation in enumerate(sheet.obj.get("/Annots", [])):
