@@ -508,23 +508,6 @@ def figure_tp_efficiency(results: dict, fig, ax) -> None:
         a.set_xlim(1, t[-1])
 
 
-@figure(panels=2)
-def figure_tp_ratio(results: dict, fig, ax) -> None:
-    """R = t·P·d/(18·h·B) at t = 8 against the hidden size h and against the bandwidth B."""
-    sweep = results["tensor_parallel"]["sweeps"]
-    ax[0].plot(sweep["ratio_versus_h"]["hidden"], sweep["ratio_versus_h"]["ratio"],
-               color=COLOURS["two"])
-    ax[0].set_xlabel("h")
-    gb = [b / BYTES_PER_GB for b in sweep["ratio_versus_b"]["bandwidth_bytes_per_s"]]
-    ax[1].plot(gb, sweep["ratio_versus_b"]["ratio"], color=COLOURS["one"])
-    ax[1].set_xlabel("B (GB/s)")
-    for a in ax:
-        a.set_xscale("log")
-        a.set_yscale("log")
-        a.set_ylabel("R (t = 8)")
-        a.axhline(1.0, color=COLOURS["grey"], linewidth=0.8)
-
-
 # Article 3 ------------------------------------------------------------------
 
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
@@ -596,7 +579,6 @@ FIGURES = {
     "fig_min_eta.svg": figure_min_eta,
     "fig_tp_layer_time.svg": figure_tp_layer_time,
     "fig_tp_efficiency.svg": figure_tp_efficiency,
-    "fig_tp_ratio.svg": figure_tp_ratio,
     "fig_amdahl.svg": figure_amdahl,
     "fig_gustafson.svg": figure_gustafson,
     "fig_training_ledger.svg": figure_training_ledger,

@@ -153,7 +153,7 @@ def test_theory_results_are_strict_and_follow_amdahl(overrides):
 
 FIGURES_OF = {
     "split": ("fig_versus_c.svg", "fig_versus_b.svg", "fig_ledger.svg", "fig_min_eta.svg"),
-    "tp": ("fig_tp_layer_time.svg", "fig_tp_efficiency.svg", "fig_tp_ratio.svg"),
+    "tp": ("fig_tp_layer_time.svg", "fig_tp_efficiency.svg"),
     "theory": ("fig_training_ledger.svg",),
 }
 INSIDE_SHARE = 0.8   # a curve may leave its axes for at most a fifth of its points (an asymptote)
