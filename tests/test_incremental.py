@@ -319,3 +319,18 @@ def test_the_build_imports_no_kernel_and_what_stands_in_for_one_refuses():
     assert imported == "False False False True"
     assert refused.count("tools/build_book.py starts neither") == 2, refused
     assert "IPython.display.display" in refused and "find_kernel_specs" in refused
+
+
+def test_myst_nbs_entry_points_come_from_the_builds_one_reading():
+    """MyST-NB reads its renderers' entry points through the importlib_metadata backport: in a
+    build that is the standard library's module, whose entry points the build read once
+    (build_book.one_scan_of_entry_points), so MyST-NB's lookup reads no package's metadata."""
+    code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+            "build_book.one_scan_of_entry_points()\n"
+            "import importlib.metadata, importlib_metadata, myst_nb.core.render as render\n"
+            "print(importlib_metadata is importlib.metadata, "
+            "render.entry_points is importlib.metadata.entry_points)\n"
+            "print(*sorted(e.name for e in render.entry_points(group='pygments.lexers')))\n")
+    same, lexers = first_line_and_rest(code)
+    assert same == "True True"
+    assert "myst-ansi" in lexers.split(), lexers   # MyST-NB's own lexer, found all the same
