@@ -176,6 +176,21 @@ def test_each_edition_is_one_pdf_with_every_section_linked_from_its_front_page(b
     assert f'href="../../{pdf.name}"' in front
 
 
+def test_an_editions_pdf_is_what_its_parts_give_whenever_they_are_merged(built, tmp_path):
+    """The English PDF merged again now from the parts the build printed is, byte for byte, the
+    one the build wrote: the merge writes no date (each part's own dates stay behind) and names
+    the file by a digest of its content (/ID), so the same pages give the same PDF."""
+    import build_book
+    import pdf_edition
+
+    own = build_book.EDITIONS["en"]["edition"]
+    again = tmp_path / "book-en.pdf"
+    pdf_edition.merge(HTML / "en", build_book.edition_pages(build_book.edition_toc("en")),
+                      ROOT / "_build" / "pdf" / "en", again, own["title"],
+                      own["sphinx_language"].replace("_", "-"))
+    assert again.read_bytes() == (HTML / "en" / "book-en.pdf").read_bytes()
+
+
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_every_page_describes_itself_by_its_first_words(built, lang):
     """Each page's <meta name="description"> (book/_ext/description.py) is there, at most 160

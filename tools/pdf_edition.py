@@ -328,7 +328,8 @@ def without_blank_tail(printed: bytes) -> bytes:
 
 def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path, title: str,
           language: str) -> None:
-    """Merge the parts of ``pages`` into ``pdf`` (written whole, through a temporary file): one
+    """Merge the parts of ``pages`` into ``pdf`` (written whole, atomic.write_bytes; the same
+    bytes from the same parts, whenever they were printed: a part's own dates are not kept): one
     bookmark per page (each part is kept without its trailing blank sheets, without_blank_tail);
     a link to another page of the edition leads to that page's start; a link to an anchor of
     its own page, to the anchor; a link to any other file of the site (a
@@ -378,11 +379,11 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
             (site / f"{page}.html").resolve()]) for page in pages)
     merged.Root.Lang = pikepdf.String(language)
     merged.docinfo[pikepdf.Name.Title] = title
-    tmp = pdf.with_suffix(".pdf.tmp")
-    merged.save(tmp)
+    written = io.BytesIO()
+    merged.save(written, deterministic_id=True)   # no date; its /ID a digest of its content
     for part in opened:
         part.close()
-    tmp.replace(pdf)
+    atomic.write_bytes(pdf, written.getvalue())
 
 
 def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path,
