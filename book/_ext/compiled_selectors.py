@@ -11,7 +11,6 @@ Sphinx forks its writers). The pages are the same (tests/test_incremental.py bui
 with the cache empty, then another with it full)."""
 from __future__ import annotations
 
-import os
 import pathlib
 import pickle
 import sys
@@ -19,6 +18,11 @@ import sys
 import soupsieve
 import soupsieve.css_parser
 from sphinx.application import Sphinx
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+import atomic  # noqa: E402
 
 
 def cache_file(app: Sphinx) -> pathlib.Path:
@@ -46,13 +50,10 @@ class KeptSelectors:
         return self.kept[key]
 
     def keep(self) -> None:
-        """Write the selectors (whole, through a temporary file) if this process compiled any."""
+        """Write the selectors (whole, atomic.write_bytes) if this process compiled any."""
         if not self.added:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(self.kept))
-        tmp.replace(self.path)
+        atomic.write_bytes(self.path, pickle.dumps(self.kept))
         self.added = False
 
 
