@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from measure import analysis, tp_analysis
-from tests.test_measure import need_torch
+from test_measure import need_torch   # the module pytest imported, not a second copy of it
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
