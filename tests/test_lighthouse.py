@@ -7,6 +7,7 @@ reference page, and nothing here asserts it."""
 from __future__ import annotations
 
 import os
+import pathlib
 
 import pytest
 
@@ -77,3 +78,24 @@ def test_lighthouse_gives_100_for_accessibility_best_practices_and_seo_within_by
     over = {k: f"{spent[k] / 1024:.0f} KiB > {BUDGETS_BYTES[k] / 1024:.0f} KiB"
             for k in BUDGETS_BYTES if spent[k] > BUDGETS_BYTES[k]}
     assert not over, over
+
+
+def test_lighthouses_chromium_leaves_no_folder_behind(monkeypatch, tmp_path):
+    """Lighthouse ends its Chromium with a kill, which leaves the folder of Chromium's
+    single-instance socket where TMPDIR points: each run gets a TMPDIR of its own, removed once
+    the run is over (here the run is a stand-in that leaves such a folder)."""
+    import tempfile
+
+    import audit
+
+    given = {}
+
+    def run(command, **options):
+        given["tmp"] = pathlib.Path(options["env"]["TMPDIR"])
+        (given["tmp"] / "org.chromium.Chromium.left").mkdir()
+        (tmp_path / "report.json").write_text("{}", encoding="utf-8")
+
+    monkeypatch.setattr(audit.subprocess, "run", run)
+    assert audit.lighthouse("http://127.0.0.1:9/", tmp_path / "report.json") == {}
+    assert given["tmp"].parent == pathlib.Path(tempfile.gettempdir())
+    assert not given["tmp"].exists()

@@ -59,12 +59,17 @@ def serve_compressed(directory: pathlib.Path) -> tuple:
 
 def lighthouse(url: str, report: pathlib.Path, categories=CATEGORIES, audits=()) -> dict:
     """Lighthouse's JSON report of ``url`` in its mobile setting (written to ``report``): the
-    audits of ``categories``, and ``audits`` besides."""
+    audits of ``categories``, and ``audits`` besides. Its Chromium gets a temporary folder of
+    its own (TMPDIR), removed afterwards: Lighthouse ends it with a kill, which leaves behind
+    the folder of its single-instance socket (an org.chromium.Chromium.* in /tmp per run)."""
     extra = [f"--only-audits={','.join(audits)}"] if audits else []
-    subprocess.run([str(LIGHTHOUSE), url, f"--only-categories={','.join(categories)}", *extra,
-                    "--form-factor=mobile", "--quiet", "--output=json", f"--output-path={report}",
-                    "--chrome-flags=" + " ".join(["--headless", *CHROMIUM_ARGS])],
-                   check=True, env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=300)
+    with tempfile.TemporaryDirectory(prefix="lighthouse-") as scratch:
+        subprocess.run([str(LIGHTHOUSE), url, f"--only-categories={','.join(categories)}", *extra,
+                        "--form-factor=mobile", "--quiet", "--output=json",
+                        f"--output-path={report}",
+                        "--chrome-flags=" + " ".join(["--headless", *CHROMIUM_ARGS])],
+                       check=True, timeout=300,
+                       env={**os.environ, "CHROME_PATH": CHROMIUM, "TMPDIR": scratch})
     return json.loads(report.read_text(encoding="utf-8"))
 
 
