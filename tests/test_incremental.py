@@ -103,11 +103,16 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_pa
     assert printed(book) == [] and page_times(book) == before, "nothing changed, nothing redone"
 
 
+#: The first line of each program below that a fresh Python runs in the repository: it imports
+#: tools/build_book.py as a build does.
+WITH_BUILD_BOOK = "import sys; sys.path.insert(0, 'tools'); import build_book\n"
+
+
 #: tools/build_book.py run as ``python -c BUILD_AS [whole|lean] ARGS``: "whole" loads every
 #: built-in extension of Sphinx and the real requests, as Jupyter Book does; "lean" (the book's
 #: build) leaves out what the HTML does not need (build_book.only_what_the_html_needs). It
 #: prints the module of the requests.get that the build imported.
-BUILD_AS = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+BUILD_AS = (WITH_BUILD_BOOK +
             "if sys.argv[1] == 'whole': build_book.only_what_the_html_needs = lambda: None\n"
             "code = build_book.main(sys.argv[2:])\n"
             "print('requests.get from', sys.modules['requests'].get.__module__)\n"
@@ -202,7 +207,7 @@ def test_the_build_loads_no_executing_client_and_refuses_to_execute(client):
     and sqlalchemy, or nbclient, about 0.4 s at the start of every build); a build configured to
     execute (from the cache, each time, or in the build's own kernel) would fail naming why, not
     run without them."""
-    code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+    code = (WITH_BUILD_BOOK +
             "build_book.skip_execution()\n"
             "import myst_nb.sphinx_ext, myst_nb.core.execute as execute\n"
             "print(*(name in sys.modules for name in ('jupyter_cache', 'sqlalchemy', 'nbclient')))\n"
@@ -287,7 +292,7 @@ def test_the_build_imports_no_http_client_and_fetches_nothing():
     """tools/build_book.py's builds import no HTTP client (requests and urllib3 took a fifth of
     a second of each): what Sphinx and the theme import as requests is a stand-in that refuses
     to fetch, naming the address, so that a page with a remote image fails its build."""
-    code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+    code = (WITH_BUILD_BOOK +
             "build_book.only_what_the_html_needs()\n"
             "import pydata_sphinx_theme\n"
             "from sphinx.util import requests\n"
@@ -304,7 +309,7 @@ def test_the_build_imports_no_kernel_and_what_stands_in_for_one_refuses():
     load, and call them only in a kernel or on Jupyter Book's command line: a build imports
     stand-ins that refuse (build_book.KERNEL_ONLY), neither IPython's shell nor jupyter_client,
     and IPython's lexers, which a page's coloured output is highlighted with, still import."""
-    code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+    code = (WITH_BUILD_BOOK +
             "build_book.skip_execution()\n"
             "build_book.only_what_the_html_needs()\n"
             "import jupyter_book.sphinx, myst_nb.sphinx_ext, myst_nb.core.lexers\n"
@@ -325,7 +330,7 @@ def test_myst_nbs_entry_points_come_from_the_builds_one_reading():
     """MyST-NB reads its renderers' entry points through the importlib_metadata backport: in a
     build that is the standard library's module, whose entry points the build read once
     (build_book.one_scan_of_entry_points), so MyST-NB's lookup reads no package's metadata."""
-    code = ("import sys; sys.path.insert(0, 'tools'); import build_book\n"
+    code = (WITH_BUILD_BOOK +
             "build_book.one_scan_of_entry_points()\n"
             "import importlib.metadata, importlib_metadata, myst_nb.core.render as render\n"
             "print(importlib_metadata is importlib.metadata, "

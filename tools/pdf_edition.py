@@ -32,7 +32,9 @@ import warnings
 
 import pikepdf
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 import atomic  # noqa: E402
 
 #: Headless Chromium as root on a machine without network, as the machine's notes advise (no
@@ -332,8 +334,8 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
     bytes from the same parts, whenever they were printed: a part's own dates are not kept): one
     bookmark per page (each part is kept without its trailing blank sheets, without_blank_tail);
     a link to another page of the edition leads to that page's start; a link to an anchor of
-    its own page, to the anchor; a link to any other file of the site (a
-    download, data/), which a PDF cannot follow, is taken out and its words kept."""
+    its own page, to the anchor; a link to any other file of the site (a download, data/),
+    which a PDF cannot follow, is taken out and its words kept."""
     merged = pikepdf.Pdf.new()
     first_page, links, opened = {}, [], []
     for page in pages:

@@ -186,8 +186,6 @@ def sheets(static: pathlib.Path) -> list:
 MEMO = "purge-memo.json"
 
 
-
-
 def purge_site(site: pathlib.Path, originals: pathlib.Path) -> list:
     """Cut each stylesheet of ``SHEETS`` in ``site`` to the site's words, from the whole file
     kept under ``originals`` (saved there when the site's copy is not a cut one). Returns the
