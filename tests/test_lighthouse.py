@@ -1,9 +1,9 @@
-"""Lighthouse (pinned in tools/lighthouse, run with Debian's Chromium) on two pages per run, the
-site served gzip-compressed as GitHub Pages serves it (tools/audit.py): its three deterministic
-categories, accessibility, best practices and SEO, score 100 in its mobile setting, and the
-deterministic causes of its performance score stay within byte budgets. The performance score
-itself depends on the machine's speed: `make audit` reports it for every edition, beside a
-reference page, and nothing here asserts it."""
+"""Lighthouse (pinned in tools/lighthouse, run with the book's Chromium, build_book.CHROMIUM) on
+two pages per run, the site served gzip-compressed as GitHub Pages serves it (tools/audit.py):
+its three deterministic categories, accessibility, best practices and SEO, score 100 in its
+mobile setting, and the deterministic causes of its performance score stay within byte budgets.
+The performance score itself depends on the machine's speed: `make audit` reports it for every
+edition, beside a reference page, and nothing here asserts it."""
 from __future__ import annotations
 
 import os

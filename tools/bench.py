@@ -119,9 +119,9 @@ def panel() -> dict:
     import http.server
     import threading
 
+    from build_book import CHROMIUM as chromium
     from pdf_edition import CHROMIUM_ARGS
     from playwright.sync_api import sync_playwright
-    chromium = os.environ.get("BOOK_CHROMIUM", "/usr/bin/chromium")
     modules = ROOT / "tools" / "pyodide" / "node_modules"
     if not modules.is_dir() or not pathlib.Path(chromium).exists():
         return {}

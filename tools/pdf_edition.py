@@ -38,9 +38,13 @@ if str(ROOT) not in sys.path:
 import atomic  # noqa: E402
 
 #: Headless Chromium as root on a machine without network, as the machine's notes advise (no
-#: sandbox, no background traffic); tests/site_build.py reads pages with the same flags.
+#: sandbox, no background traffic); tests/site_build.py reads pages with the same flags. Text is
+#: hinted slightly, as Debian's fontconfig has full Chromium do (10-hinting-slight.conf): the
+#: headless shell takes its hinting from this switch alone, and without it drew Chinese a little
+#: wider than Chromium does, so that some lines broke at another character.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--font-render-hinting=slight"]
 #: Chromium's switches for printing besides those: no scrollbars (an element that overflows
 #: by a pixel would print one on paper; Playwright, which printed before, hid them too), and no
 #: window but the printer's tab (a blank first one cost a fifth of a second of its start).
