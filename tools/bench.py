@@ -33,10 +33,14 @@ BIN = pathlib.Path(PYTHON).parent
 
 
 def seconds(command: list, cwd: pathlib.Path = ROOT, **env) -> float:
-    """Wall time of one run of ``command`` (which must succeed)."""
+    """Wall time of one run of ``command``, which must succeed: a failure ends the bench with
+    the end of what the command printed."""
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, check=True, capture_output=True, text=True,
-                   env={**os.environ, **env})
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **env})
+    if done.returncode:
+        said = (done.stdout + done.stderr)[-4000:]
+        raise SystemExit(f"{' '.join(command)} (in {cwd}) exited with {done.returncode}:\n{said}")
     return time.perf_counter() - start
 
 
