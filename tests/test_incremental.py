@@ -177,6 +177,20 @@ def test_a_build_whose_chromium_cannot_start_fails_when_it_has_pages_to_print(tm
     assert not (book / "_build" / "html" / "en" / "book-en.pdf").exists()
 
 
+@pytest.mark.parametrize("there, named, chosen", [
+    ({"/usr/bin/chromium-headless-shell", "/usr/bin/chromium"}, None, "/usr/bin/chromium-headless-shell"),
+    ({"/usr/bin/chromium"}, None, "/usr/bin/chromium"),
+    (set(), None, "/usr/bin/chromium-headless-shell"),
+    ({"/usr/bin/chromium-headless-shell"}, "/opt/chrome/chrome", "/opt/chrome/chrome")])
+def test_the_book_takes_chromiums_headless_shell_where_it_is_there(there, named, chosen):
+    """Debian's headless shell where it is installed; full Chromium where only it is (where the
+    shell could not be installed, tools/system-packages.sh goes on with it); the shell's path,
+    which the build's notice names, where neither is; and always the one BOOK_CHROMIUM names."""
+    from build_book import chosen_chromium
+    environ = {"BOOK_CHROMIUM": named} if named else {}
+    assert chosen_chromium(environ, there.__contains__) == chosen
+
+
 def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
     """`jupyter-book build .`, which the README says also works and `make bench` times with
     every notebook executed, builds the five-page copy, figures described in English: the

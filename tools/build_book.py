@@ -52,10 +52,17 @@ mimetypes.init(files=[])
 #: it prints render pixel for pixel as full Chromium's, and a page load costs about two fifths
 #: less CPU (a from-scratch build of the four editions, a third less).
 CHROMIUMS = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
-#: The Chromium that prints the PDF editions and reads the site in the tests; BOOK_CHROMIUM
-#: names another, e.g. a full Chrome on macOS (it is run with --headless).
-CHROMIUM = os.environ.get("BOOK_CHROMIUM") or next(
-    (path for path in CHROMIUMS if os.path.exists(path)), CHROMIUMS[0])
+
+
+def chosen_chromium(environ=os.environ, exists=os.path.exists) -> str:
+    """The Chromium that prints the PDF editions and reads the site in the tests: the one
+    BOOK_CHROMIUM names (e.g. a full Chrome on macOS; it is run with --headless), else the first
+    of CHROMIUMS there is, else the headless shell's path (which the notices then name)."""
+    return environ.get("BOOK_CHROMIUM") or next((path for path in CHROMIUMS if exists(path)),
+                                                CHROMIUMS[0])
+
+
+CHROMIUM = chosen_chromium()
 
 #: Each edition's words (title, name, captions, interface words): words/<lang>.toml [edition], [parts].
 EDITIONS = {lang: words.edition(lang) for lang in words.LANGUAGES}
