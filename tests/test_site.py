@@ -206,10 +206,16 @@ class Reader:
             self.page.on(event, listener)
 
     def open(self, path: str) -> "Reader":
+        """Load the page at ``path`` and put the pointer outside the tab, as a reader who has
+        not yet moved it sees the page: Chromium's headless shell starts each page with the
+        pointer at (0, 0), over whatever a layout puts there (the sidebar's links once a phone
+        turns to 1280 px), and a click leaves it where it clicked; a hovered link drew another
+        colour in one of two tabs that were to look the same."""
         self.external, self.errors, self.broken = [], [], []
         response = self.page.goto(f"{self.base}/{path}")
         assert response is not None and response.ok, path
         self.page.wait_for_load_state("load")
+        self.page.mouse.move(-1, -1)   # after the load: a new document starts at (0, 0) again
         return self
 
     def weight(self, fetched_pages: bool = True, resources: list | None = None) -> int:
@@ -405,6 +411,27 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
         english.close()
     assert figures >= 9, f"{figures} figures"
     assert not problems, "\n".join(problems)
+
+
+#: The elements under the pointer, outermost first.
+HOVERED = "() => [...document.querySelectorAll(':hover')].map(e => e.tagName)"
+
+
+def test_every_page_is_read_with_the_pointer_outside_it(site, browser):
+    """Reader.open loads each page with the pointer outside the tab, wherever the last page left
+    it: after a phone's page turned to 1280 px (where the shell's pointer at (0, 0) is over the
+    sidebar) and after a click on a link, nothing is hovered."""
+    reader = Reader(browser, site, PHONE)
+    try:
+        path = relative(pages("es")[1])
+        reader.open(path).page.set_viewport_size(DESKTOP)
+        reader.page.evaluate(NEXT_FRAMES)
+        assert reader.page.evaluate(HOVERED) == []
+        reader.page.locator("a.reference.internal:visible").first.hover()
+        assert reader.page.evaluate(HOVERED)[-1] == "A", "the check itself can see a hover"
+        assert reader.open(path).page.evaluate(HOVERED) == []
+    finally:
+        reader.close()
 
 
 @pytest.mark.parametrize("lang", ORDER)
