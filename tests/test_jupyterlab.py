@@ -102,9 +102,9 @@ BY_MYST = """n => { const cells = [...document.querySelectorAll('.jp-Notebook .j
 def opened_by_myst(page, url: str, markdown_count: int) -> None:
     """Open the notebook at ``url`` in a fresh workspace (?reset), its markdown cells drawn by
     jupyterlab-myst. One load in several on a fresh installation drew them with JupyterLab's
-    plain Markdown renderer instead ("{eval}" left in the text, the numbers never shown):
-    JupyterLab had opened the notebook before the extension's cells were in place. That load
-    is made again, once; a second such load fails, naming it."""
+    plain Markdown renderer instead ("{eval}" left in the text, the numbers never shown; why,
+    it did not say, and 24 loads on a busy machine did not do it again). That load is made
+    again, once; a second such load fails, naming it."""
     for attempt in (1, 2):
         page.goto(f"{url}?reset")
         page.wait_for_selector(".jp-Notebook .jp-MarkdownCell", state="attached", timeout=120_000)
