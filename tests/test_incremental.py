@@ -191,59 +191,6 @@ def test_the_book_takes_chromiums_headless_shell_where_it_is_there(there, named,
     assert chosen_chromium(environ, there.__contains__) == chosen
 
 
-class StandInPrinter:
-    """Records what pdf_edition.print_parts asks of a printer, without a Chromium; one made
-    with ``failing`` set fails as it prints."""
-    made: list = []
-    failing = False
-
-    def __init__(self, chromium="stand-in", scripts=False):
-        self.chromium, self.scripts, self.printed, self.closed = chromium, scripts, [], False
-        StandInPrinter.made.append(self)
-
-    def print_pages(self, site, pages, parts):
-        if StandInPrinter.failing and self is not StandInPrinter.made[0]:
-            raise RuntimeError("stand-in Chromium ended")
-        self.printed += pages
-
-    def close(self):
-        self.closed = True
-
-
-@pytest.mark.parametrize("count, printers, used", [(38, 2, 2), (8, 2, 2), (7, 2, 1), (1, 2, 1),
-                                                   (38, 1, 1), (38, 3, 3)])
-def test_an_editions_pages_are_shared_among_printers_only_where_they_are_many(
-        monkeypatch, count, printers, used):
-    """print_parts starts a further Chromium for each PAGES_PER_PRINTER pages to print, up to
-    ``printers`` in all: every page is printed once, each printer taking its pages in reading
-    order, and the printers it started are closed (the caller closes its own)."""
-    import pdf_edition
-
-    monkeypatch.setattr(pdf_edition, "Printer", StandInPrinter)
-    monkeypatch.setattr(StandInPrinter, "made", [])
-    pages = [f"page-{n:02d}" for n in range(count)]
-    first = StandInPrinter()
-    pdf_edition.print_parts(pathlib.Path("site"), pages, pathlib.Path("parts"), first, printers)
-    made = StandInPrinter.made
-    assert len(made) == used
-    assert sorted(page for printer in made for page in printer.printed) == pages
-    assert all(printer.printed == sorted(printer.printed) for printer in made)
-    assert [printer.closed for printer in made] == [False] + [True] * (used - 1)
-
-
-def test_a_failing_helper_printer_fails_the_print_once_the_others_are_done(monkeypatch):
-    import pdf_edition
-
-    monkeypatch.setattr(pdf_edition, "Printer", StandInPrinter)
-    monkeypatch.setattr(StandInPrinter, "made", [])
-    monkeypatch.setattr(StandInPrinter, "failing", True)
-    first = StandInPrinter()
-    with pytest.raises(RuntimeError, match="stand-in Chromium ended"):
-        pdf_edition.print_parts(pathlib.Path("site"), [f"p{n}" for n in range(12)],
-                                pathlib.Path("parts"), first, 2)
-    assert len(first.printed) == 6 and StandInPrinter.made[1].closed
-
-
 def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
     """`jupyter-book build .`, which the README says also works and `make bench` times with
     every notebook executed, builds the five-page copy, figures described in English: the

@@ -310,22 +310,14 @@ def sphinx_jobs(editions_at_once: int) -> int:
     return share + 1 if share > 1 else 1
 
 
-def printers_at_once(editions_at_once: int) -> int:
-    """How many Chromiums may print each edition's pages at once: its share of the cores this
-    process may use, the editions built at once sharing them (one edition on two cores: two,
-    which printed its 38 pages in three quarters of the time; two editions at once: one each)."""
-    return max(1, len(os.sched_getaffinity(0)) // editions_at_once)
-
-
 #: The modules jsonschema checks string formats with, where they are installed (its _format.py).
 #: (idna, which it also uses, is left: requests needs it where a build loads the link checker.)
 FORMAT_CHECKERS = ("rfc3987_syntax", "rfc3987", "rfc3986_validator", "rfc3339_validator", "fqdn",
                    "webcolors", "jsonpointer", "uri_template", "isoduration")
 
 
-def build_edition(lang: str, html_only: bool = False, jobs: int = 1, printers: int = 1) -> None:
-    """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes, its PDF
-    printed by up to ``printers`` Chromiums (pdf_edition.print_parts)."""
+def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
+    """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes."""
     # jsonschema, which Jupyter Book's configuration check imports, loads the checkers of string
     # formats that are installed (JupyterLab's jupyter-events asks for them): rfc3987_syntax
     # compiles a grammar of IRIs for about 3 s on import, the others took 45 ms of each build.
@@ -393,7 +385,7 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1, printers: i
         elif not html_only:
             print_edition(BUILD / "html" / lang, edition_pages(toc), BUILD / "pdf" / lang,
                           BUILD / "html" / lang / pdf_name(lang), own["title"],
-                          own["sphinx_language"].replace("_", "-"), printer, printers)
+                          own["sphinx_language"].replace("_", "-"), printer)
     finally:
         if printer is not None:
             printer.close()
@@ -595,14 +587,12 @@ def main(argv: list) -> int:
     # build in the same process would keep the first edition's interface language. One edition
     # is built here, without starting a process.
     if len(langs) == 1:
-        build_edition(langs[0], html_only=html_only, jobs=sphinx_jobs(1),
-                      printers=printers_at_once(1))
+        build_edition(langs[0], html_only=html_only, jobs=sphinx_jobs(1))
     else:
         with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
             list(pool.map(functools.partial(build_edition_then_end, html_only=html_only,
-                                            jobs=sphinx_jobs(2), printers=printers_at_once(2)),
-                          langs))
+                                            jobs=sphinx_jobs(2)), langs))
     archive.join()
     if archive.exitcode:
         raise SystemExit(f"the source archive was not written (exit code {archive.exitcode})")

@@ -29,7 +29,6 @@ import tempfile
 import threading
 import urllib.parse
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import pikepdf
 
@@ -229,7 +228,9 @@ class Printer:
 
     def print_pages(self, site: pathlib.Path, pages: list, parts: pathlib.Path) -> None:
         """Print each of ``pages`` to its part, each written whole (atomic.write_bytes) with the
-        digest it was printed from (print_parts shares an edition's pages among printers)."""
+        digest it was printed from. (Two browsers printing half the pages each were no
+        faster on this machine: a page's load and its print take about a tenth of a second each,
+        on both cores.)"""
         self.opening.join()
         if self.failure is not None:
             raise self.failure
@@ -391,37 +392,11 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
     atomic.write_bytes(pdf, written.getvalue())
 
 
-#: How many pages to print make each Chromium beyond the first pay for its start: with the
-#: headless shell, a second one printed 38 pages of the English edition in 3.0-3.2 s against
-#: 4.2-4.3 s, and 8 pages in 0.85 s against 1.0-1.1 s, its start included.
-PAGES_PER_PRINTER = 4
-
-
-def print_parts(site: pathlib.Path, pages: list, parts: pathlib.Path, printer: Printer,
-                printers: int = 1) -> None:
-    """Print the parts of ``pages``: with ``printer`` alone, or, where there are pages enough
-    (PAGES_PER_PRINTER for each), with up to ``printers`` - 1 more Chromiums started now, each
-    in a thread of its own printing every so-many-th page (Chromium does the work; the threads
-    wait on its answers). A printer's failure is raised once the others are done."""
-    count = max(1, min(printers, len(pages) // PAGES_PER_PRINTER))
-    helpers = [Printer(printer.chromium, printer.scripts) for _ in range(count - 1)]
-    try:
-        with ThreadPoolExecutor(max_workers=count) as pool:
-            printing = [pool.submit(one.print_pages, site, pages[i::count], parts)
-                        for i, one in enumerate([printer, *helpers])]
-        for done in printing:
-            done.result()
-    finally:
-        for helper in helpers:
-            helper.close()
-
-
 def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Path,
-                  title: str, language: str, printer: Printer, printers: int = 1) -> list:
+                  title: str, language: str, printer: Printer) -> list:
     """Bring ``pdf`` up to date with the HTML pages of ``site``: print the parts of the pages
-    that changed (with ``printer``, then told to end, the caller closing it, and up to
-    ``printers`` - 1 more: print_parts), merge when anything was printed or the PDF is
-    missing, and log which parts were printed. Returns those pages."""
+    that changed (with ``printer``, then told to end; the caller closes it), merge when anything
+    was printed or the PDF is missing, and log which parts were printed. Returns those pages."""
     parts.mkdir(parents=True, exist_ok=True)
     kept = {part_file(parts, page).name for page in pages}
     for old in parts.glob("*.pdf"):   # the parts of pages the edition no longer has
@@ -430,7 +405,7 @@ def print_edition(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pat
             old.with_suffix(".sha256").unlink(missing_ok=True)
     stale = outdated(site, pages, parts)
     if stale:
-        print_parts(site, stale, parts, printer, printers)
+        printer.print_pages(site, stale, parts)
     printer.end()
     if stale or not pdf.exists():
         merge(site, pages, parts, pdf, title, language)
