@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
-from build_book import CHROMIUM  # noqa: E402
+from build_book import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from notebooks import citation_label  # noqa: E402
 
 from prose import glued, markdown_cells, used_keys
@@ -84,8 +84,7 @@ def lab_tab():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM,
-                                             args=["--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield browser.new_page(viewport={"width": 1280, "height": 900})
         finally:
