@@ -122,8 +122,9 @@ BUILD_AS = (WITH_BUILD_BOOK +
 def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
     """book/_ext/parallel.py lets Sphinx read and write on two processes: the pages, figures,
     search index and styles are then byte for byte those of a build on one. The build on two
-    starts with the templates and the theme's selectors the serial one compiled
-    (book/_ext/compiled_templates.py, compiled_selectors.py), the serial one with none. And
+    starts with the templates and the theme's selectors the serial one compiled and the
+    bibliography it formatted (book/_ext/compiled_templates.py, compiled_selectors.py,
+    formatted_citations.py), the serial one with none. And
     the serial one loads all of Sphinx's built-in extensions and the real requests, the one on
     two only what the HTML needs (build_book.only_what_the_html_needs), which imports no HTTP
     client: the same pages either way."""
@@ -133,12 +134,14 @@ def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
     for jobs in ("1", "2"):
         book = small_book(tmp_path / f"jobs-{jobs}")
         if jobs == "2":
-            for kept in ("jinja-cache", "selector-cache"):
+            for kept in ("jinja-cache", "selector-cache", "citation-cache"):
                 cache = pathlib.Path("_build") / "doctrees" / kept
                 shutil.copytree(tmp_path / "jobs-1" / "book" / cache, book / cache)
             assert len(list((book / "_build" / "doctrees" / "jinja-cache").iterdir())) > 20
             selectors, = (book / "_build" / "doctrees" / "selector-cache").iterdir()
             assert {key[0] for key in pickle.loads(selectors.read_bytes())} >= {"li", ".toc-h1"}
+            citations, = (book / "_build" / "doctrees" / "citation-cache").iterdir()
+            assert {key[4] for key in pickle.loads(citations.read_bytes())} >= {"flynn1972some"}
         loads = "whole" if jobs == "1" else "lean"
         result = subprocess.run([sys.executable, "-c", BUILD_AS, loads, "--html-only", "en"],
                                 cwd=book, capture_output=True, text=True, timeout=900,

@@ -75,7 +75,9 @@ def test_a_rebuild_cuts_again_only_what_changed_words_or_a_whole_file_ask_for(tm
     """purge_site keeps what it read and cut (purge_css.MEMO, beside the whole files): with the
     same pages, scripts and whole files it cuts nothing again; a page whose bytes changed is
     read again, and a class it gains brings its rule back; a site copy replaced by the theme's
-    whole file is cut again though nothing else changed."""
+    whole file (as Sphinx copies it in every build) gets the cut kept beside the whole file
+    (purge_css.CUT) without cutting again, and is cut again where that kept cut is not the
+    one the memo names."""
     import purge_css
 
     site, originals = tmp_path / "site", tmp_path / "whole"
@@ -91,6 +93,13 @@ def test_a_rebuild_cuts_again_only_what_changed_words_or_a_whole_file_ask_for(tm
     (site / "page.html").write_text('<p class="kept later">x</p>')  # same file, new bytes
     assert purge_site(site, originals) == [site / "_static" / "basic.css"]
     assert ".later{" in (site / "_static" / "basic.css").read_text()
+    cut_before = (site / "_static" / "basic.css").read_text()
+    real_cut = purge_css.cut
+    monkeypatch.setattr(purge_css, "cut", lambda css, words: cuts.append(words) or real_cut(css, words))
     (site / "_static" / "basic.css").write_text(whole)              # Sphinx copied it afresh
     assert purge_site(site, originals) == [site / "_static" / "basic.css"]
-    assert (site / "_static" / "basic.css").read_text().startswith(MARK)
+    assert (site / "_static" / "basic.css").read_text() == cut_before and cuts == []
+    (originals / "_static" / ("basic.css" + purge_css.CUT)).write_text(MARK + ".kept{a:1}")
+    (site / "_static" / "basic.css").write_text(whole)              # and the kept cut is not it
+    assert purge_site(site, originals) == [site / "_static" / "basic.css"]
+    assert (site / "_static" / "basic.css").read_text() == cut_before and len(cuts) == 1
