@@ -356,3 +356,22 @@ def test_myst_nbs_entry_points_come_from_the_builds_one_reading():
     same, lexers = first_line_and_rest(code)
     assert same == "True True"
     assert "myst-ansi" in lexers.split(), lexers   # MyST-NB's own lexer, found all the same
+
+
+def test_the_build_reads_its_yaml_as_yaml_safe_load_does():
+    """build_book.read_yaml (libyaml's parser, which the build also gives Jupyter Book and its
+    table of contents) reads the book's configuration, its table of contents, each edition's
+    as the build writes it, and Jupyter Book's default configuration as PyYAML's own
+    safe_load does."""
+    import jupyter_book
+    import yaml
+    from build_book import EDITIONS, edition_toc, read_yaml
+
+    assert hasattr(yaml, "CSafeLoader"), "this PyYAML has no libyaml: read_yaml reads as safe_load"
+    texts = [(ROOT / name).read_text(encoding="utf-8") for name in ("_config.yml", "_toc.yml")]
+    texts.append((pathlib.Path(jupyter_book.__file__).parent / "default_config.yml").read_text(
+        encoding="utf-8"))
+    texts += [yaml.safe_dump(edition_toc(lang), allow_unicode=True, sort_keys=False)
+              for lang in EDITIONS]
+    for text in texts:
+        assert read_yaml(text) == yaml.load(text, Loader=yaml.SafeLoader)
