@@ -175,9 +175,70 @@ def figure(draw=None, *, panels: int = 1):
 def _svg_text(fig) -> str:
     """A drawn figure as deterministic SVG text (no date, no creator, ids that do not depend on
     the machine: ``_stable_ids``), as MyST-NB writes it."""
+    return _stable_ids(_saved_svg(fig))
+
+
+def _saved_svg(fig) -> str:
+    """A drawn figure as matplotlib saves it as SVG, without a date or a creator."""
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    return _stable_ids(buffer.getvalue().rstrip("\n"))
+    return buffer.getvalue().rstrip("\n")
+
+
+@functools.lru_cache(maxsize=None)
+def _mark_glyphs() -> dict | None:
+    """The point's and the comma's glyphs as matplotlib writes them into a figure in the book's
+    style (glyphs as paths: one ``<path id=...>`` definition each, used by ``<use>``), by mark:
+    their id and their definition. None where the font gives the point and the comma different
+    advances, or kerns either differently beside a digit: then swapping one for the other would
+    move what follows, and the comma's variant is drawn (``_with_comma``)."""
+    from matplotlib.font_manager import FontProperties, findfont, get_font
+    from matplotlib.ft2font import Kerning
+
+    with _matplotlib().rc_context(STYLE):
+        font = get_font(findfont(FontProperties()))
+        point, comma = (font.get_char_index(ord(mark)) for mark in ".,")
+        digits = [font.get_char_index(ord(digit)) for digit in "0123456789"]
+        advance = {index: font.load_glyph(index).linearHoriAdvance for index in (point, comma)}
+        kerns = {index: [(font.get_kerning(digit, index, Kerning.DEFAULT),
+                          font.get_kerning(index, digit, Kerning.DEFAULT)) for digit in digits]
+                 for index in (point, comma)}
+        if advance[point] != advance[comma] or kerns[point] != kerns[comma]:
+            return None
+        matplotlib = _matplotlib()
+        fig = matplotlib.figure.Figure()   # no axes: its only glyphs are the text's
+        matplotlib.backends.backend_svg.FigureCanvasSVG(fig)
+        fig.text(0, 0, "0.0,0")
+        svg = _saved_svg(fig)
+    used = re.findall(r'<use xlink:href="#([^"]+)"', svg)   # one per character, in order
+    glyphs = {".": used[1], ",": used[3]}
+    return {mark: {"id": glyph, "definition": re.search(rf'<path id="{re.escape(glyph)}" '
+                                                        r'd="[^"]*"[^>]*/>', svg).group(0)}
+            for mark, glyph in glyphs.items()}
+
+
+def _with_comma(svg: str, fig) -> str | None:
+    """``svg``, ``fig`` as saved with the decimal point (``_saved_svg``), written as its drawing
+    with the comma would be: every use of the point's glyph, and its definition, the comma's,
+    and each text's comment with the comma. Exact only where every point that a text of ``fig``
+    writes sits between digits, no text writes a comma or mathtext, and the font sets the
+    two marks alike (``_mark_glyphs``): otherwise None, and the comma's variant is drawn.
+    (Drawing it took about a fifth of the time of regenerating the figures;
+    tests/test_data.py compares every figure both ways.)"""
+    from matplotlib.text import Text
+
+    glyphs = _mark_glyphs()
+    texts = [text.get_text() for text in fig.findobj(Text)]
+    if glyphs is None or any("," in text or "$" in text or
+                             text.count(".") != len(_DECIMAL_POINT.findall(text)) for text in texts):
+        return None
+    point, comma = glyphs["."], glyphs[","]
+    if svg.count(point["definition"]) != 1 or comma["id"] in svg:
+        return None
+    svg = svg.replace(point["definition"], comma["definition"]).replace(
+        f'xlink:href="#{point["id"]}"', f'xlink:href="#{comma["id"]}"')
+    return re.sub(r"<!-- (.*?) -->", lambda comment: "<!-- " + _DECIMAL_POINT.sub(
+        ",", comment.group(1)) + " -->", svg, flags=re.S)
 
 
 #: The ids matplotlib gives clip paths, markers and hatches: a letter and ten hex digits.
@@ -201,8 +262,9 @@ def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS), *,
     """One figure (a function of ``FIGURES``) as SVG text in each of ``decimal_marks``, by mark.
 
     A variant drawn before from the same sources and data is read from the figure cache (with
-    ``cached``); the others are drawn from one figure, laid out once: saved with the point,
-    then relabelled with the comma and saved again (the comma has the point's width, so the
+    ``cached``); the others come from one figure, laid out once: saved with the point, then
+    with the comma's glyph put in the point's (``_with_comma``), or, where that would not be
+    exact, relabelled with the comma and saved again (the comma has the point's width, so the
     layout is the one a drawing with the comma gets), unless no text it drew has a decimal
     point, when the comma's drawing is the point's."""
     entries = {mark: _cache_entry(figure_function, data, mark) if cached else None
@@ -212,12 +274,19 @@ def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS), *,
     missing = [mark for mark in DECIMAL_MARKS if mark in decimal_marks and mark not in texts]
     if missing:
         with drawn(figure_function, data, missing[0]) as fig:
+            saved = None   # the figure as saved with the point
             for mark in missing:
                 if mark != missing[0] and not _writes_a_decimal_point(fig):
                     texts[mark] = texts[missing[0]]   # no number with a fraction: the same text
-                else:
+                    continue
+                text = _with_comma(saved, fig) if mark == "," and saved is not None else None
+                if text is None:
                     _localise(fig, mark)      # nothing to do for the mark it was drawn with
-                    texts[mark] = _svg_text(fig)
+                    text = _saved_svg(fig)
+                    if mark == ".":
+                        saved = text
+                texts[mark] = _stable_ids(text)
+            for mark in missing:
                 if entries[mark] is not None:
                     atomic.write_text(entries[mark], texts[mark])
     return {mark: texts[mark] for mark in decimal_marks}

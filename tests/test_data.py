@@ -328,21 +328,50 @@ def test_a_helper_that_dies_fails_the_regeneration_saying_so(tmp_path):
         figures.all_variants([(_figure_drawn_in_turn, data)] * 2, cached=False, workers=2)
 
 
-def test_each_figure_is_drawn_once_per_file_it_gives(monkeypatch):
-    """Laid out once, drawn once into each SVG: a figure whose two marks give two files is
-    drawn twice, one whose texts have no decimal point (one file) once. matplotlib's savefig
-    draws a figure that has any layout engine, even the "none" placeholder, once more before
-    drawing it into the file."""
+def _counting_draws(monkeypatch) -> list:
+    """The figures matplotlib draws from now on, one entry per drawing."""
     from matplotlib.figure import Figure
     draws = []
     drawing = Figure.draw
     monkeypatch.setattr(Figure, "draw", lambda fig, renderer: (draws.append(fig),
                                                                drawing(fig, renderer))[1])
+    return draws
+
+
+def test_each_figure_is_drawn_once(monkeypatch):
+    """Laid out once, drawn once: a figure whose two marks give two files gets the comma's
+    from the point's drawing (``figures._with_comma``), one whose texts have no decimal point
+    gives one file. (matplotlib's savefig draws a figure that has any layout engine, even the
+    "none" placeholder, once more before drawing it into the file.)"""
+    draws = _counting_draws(monkeypatch)
     results = experiment.run()
+    files = 0
     for draw in figures.FIGURES.values():
         draws.clear()
         texts = figures.variants(draw, results, cached=False)
-        assert len(draws) == len(set(texts.values())), draw.__name__
+        files += len(set(texts.values()))
+        assert len(draws) == 1, draw.__name__
+    assert files > len(figures.FIGURES), "some figures give a comma's file"
+
+
+@figures.figure
+def _figure_with_other_points(data: dict, fig, ax) -> None:
+    """A figure whose texts write a point that is no decimal mark, beside one that is."""
+    ax.plot([0, 1.5], [0, 1])
+    ax.set_xlabel(data["label"])
+
+
+@pytest.mark.parametrize("label", ["e.g. 1.5", "1,000 runs", "$x$ = 1.5"])
+def test_a_figure_whose_points_are_not_all_decimal_marks_is_drawn_again_for_the_comma(
+        monkeypatch, label):
+    """Where a text of the figure writes a point that is no decimal mark, a comma, or mathtext,
+    putting the comma's glyph in the point's would not give the figure drawn with the comma:
+    it is drawn again (two drawings), and each file is the figure drawn with its mark alone."""
+    draws = _counting_draws(monkeypatch)
+    texts = figures.variants(_figure_with_other_points, {"label": label}, cached=False)
+    assert len(draws) == 2
+    for mark in figures.DECIMAL_MARKS:
+        assert texts[mark] == _figure_with_other_points({"label": label}, mark, cached=False)
 
 
 def test_log_axes_write_their_powers_as_text():
