@@ -196,7 +196,8 @@ def _mark_glyphs() -> dict | None:
     from matplotlib.ft2font import Kerning
 
     with _matplotlib().rc_context(STYLE):
-        font = get_font(findfont(FontProperties()))
+        path = findfont(FontProperties())
+        font = get_font(path)
         point, comma = (font.get_char_index(ord(mark)) for mark in ".,")
         digits = [font.get_char_index(ord(digit)) for digit in "0123456789"]
         advance = {index: font.load_glyph(index).linearHoriAdvance for index in (point, comma)}
@@ -212,25 +213,27 @@ def _mark_glyphs() -> dict | None:
         svg = _saved_svg(fig)
     used = re.findall(r'<use xlink:href="#([^"]+)"', svg)   # one per character, in order
     glyphs = {".": used[1], ",": used[3]}
-    return {mark: {"id": glyph, "definition": re.search(rf'<path id="{re.escape(glyph)}" '
-                                                        r'd="[^"]*"[^>]*/>', svg).group(0)}
-            for mark, glyph in glyphs.items()}
+    return {"font": path, **{mark: {"id": glyph, "definition": re.search(
+        rf'<path id="{re.escape(glyph)}" d="[^"]*"[^>]*/>', svg).group(0)}
+        for mark, glyph in glyphs.items()}}
 
 
 def _with_comma(svg: str, fig) -> str | None:
     """``svg``, ``fig`` as saved with the decimal point (``_saved_svg``), written as its drawing
     with the comma would be: every use of the point's glyph, and its definition, the comma's,
     and each text's comment with the comma. Exact only where every point that a text of ``fig``
-    writes sits between digits, no text writes a comma or mathtext, and the font sets the
-    two marks alike (``_mark_glyphs``): otherwise None, and the comma's variant is drawn.
-    (Drawing it took about a fifth of the time of regenerating the figures;
-    tests/test_data.py compares every figure both ways.)"""
+    writes sits between digits and is drawn in the book's font, no text writes a comma or
+    mathtext, and the font sets the two marks alike (``_mark_glyphs``): otherwise None, and the
+    comma's variant is drawn. (Drawing it took about a fifth of the time of regenerating the
+    figures; tests/test_data.py compares every figure both ways.)"""
+    from matplotlib.font_manager import findfont
     from matplotlib.text import Text
 
     glyphs = _mark_glyphs()
-    texts = [text.get_text() for text in fig.findobj(Text)]
-    if glyphs is None or any("," in text or "$" in text or
-                             text.count(".") != len(_DECIMAL_POINT.findall(text)) for text in texts):
+    texts = [(text.get_text(), text.get_fontproperties()) for text in fig.findobj(Text)]
+    if glyphs is None or any(
+            "," in text or "$" in text or text.count(".") != len(_DECIMAL_POINT.findall(text))
+            or ("." in text and findfont(font) != glyphs["font"]) for text, font in texts):
         return None
     point, comma = glyphs["."], glyphs[","]
     if svg.count(point["definition"]) != 1 or comma["id"] in svg:

@@ -329,8 +329,10 @@ def test_a_helper_that_dies_fails_the_regeneration_saying_so(tmp_path):
 
 
 def _counting_draws(monkeypatch) -> list:
-    """The figures matplotlib draws from now on, one entry per drawing."""
+    """The figures matplotlib draws from now on, one entry per drawing (the marks' glyphs,
+    which figures.py draws once per process, drawn before)."""
     from matplotlib.figure import Figure
+    figures._mark_glyphs()
     draws = []
     drawing = Figure.draw
     monkeypatch.setattr(Figure, "draw", lambda fig, renderer: (draws.append(fig),
@@ -356,22 +358,26 @@ def test_each_figure_is_drawn_once(monkeypatch):
 
 @figures.figure
 def _figure_with_other_points(data: dict, fig, ax) -> None:
-    """A figure whose texts write a point that is no decimal mark, beside one that is."""
+    """A figure whose texts write a point that is no decimal mark, a comma, mathtext, or a
+    decimal point in another font, beside the decimal points of its ticks."""
     ax.plot([0, 1.5], [0, 1])
-    ax.set_xlabel(data["label"])
+    ax.set_xlabel(data["label"], family=data.get("family"))
 
 
-@pytest.mark.parametrize("label", ["e.g. 1.5", "1,000 runs", "$x$ = 1.5"])
+@pytest.mark.parametrize("label, family", [("e.g. 1.5", None), ("1,000 runs", None),
+                                           ("$x$ = 1.5", None), ("x = 1.5", "DejaVu Serif")])
 def test_a_figure_whose_points_are_not_all_decimal_marks_is_drawn_again_for_the_comma(
-        monkeypatch, label):
-    """Where a text of the figure writes a point that is no decimal mark, a comma, or mathtext,
-    putting the comma's glyph in the point's would not give the figure drawn with the comma:
-    it is drawn again (two drawings), and each file is the figure drawn with its mark alone."""
+        monkeypatch, label, family):
+    """Where a text of the figure writes a point that is no decimal mark, a comma, mathtext or
+    a decimal point in another font, putting the comma's glyph in the point's would not give
+    the figure drawn with the comma: it is drawn again (two drawings), and each file is the
+    figure drawn with its mark alone."""
     draws = _counting_draws(monkeypatch)
-    texts = figures.variants(_figure_with_other_points, {"label": label}, cached=False)
+    data = {"label": label, "family": family}
+    texts = figures.variants(_figure_with_other_points, data, cached=False)
     assert len(draws) == 2
     for mark in figures.DECIMAL_MARKS:
-        assert texts[mark] == _figure_with_other_points({"label": label}, mark, cached=False)
+        assert texts[mark] == _figure_with_other_points(data, mark, cached=False)
 
 
 def test_log_axes_write_their_powers_as_text():

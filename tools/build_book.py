@@ -304,7 +304,7 @@ def read_yaml(text: str):
 
 def yaml_read_by_libyaml() -> None:
     """Have Jupyter Book and its table of contents read YAML with ``read_yaml`` (they call
-    ``yaml.safe_load``); tests/test_requirements.py checks that it reads the book's files as
+    ``yaml.safe_load``); tests/test_incremental.py checks that it reads the book's files as
     ``yaml.safe_load`` does."""
     yaml.safe_load = read_yaml
 

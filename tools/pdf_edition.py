@@ -228,8 +228,8 @@ class Printer:
         laid out and painted by the print itself. The 38 parts of one edition cost about half a
         CPU second less (4.7-5.2 against 5.1-5.7 CPU-s, in four pairs), the same bytes."""
         try:
-            target = self.call("Target.createTarget", {"url": "about:blank",
-                                                       "enableBeginFrameControl": True})["targetId"]
+            target = self.call("Target.createTarget", {
+                "url": "about:blank", "enableBeginFrameControl": True})["targetId"]
             self.tab = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
             self.call("Page.enable")
             self.call("Emulation.setDeviceMetricsOverride", WINDOW)
@@ -242,9 +242,9 @@ class Printer:
     def print_pages(self, site: pathlib.Path, pages: list, parts: pathlib.Path,
                     written=lambda page: None) -> None:
         """Print each of ``pages`` to its part, each written whole (atomic.write_bytes) with the
-        digest it was printed from, then told to ``written``. (Two browsers printing half the pages each were no
-        faster on this machine: a page's load and its print take about a tenth of a second each,
-        on both cores.)"""
+        digest it was printed from, then told to ``written``. (Two browsers printing half the
+        pages each were no faster on this machine: a page's load and its print take about a
+        tenth of a second each, on both cores.)"""
         self.opening.join()
         if self.failure is not None:
             raise self.failure
