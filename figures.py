@@ -84,6 +84,9 @@ def _relabelled(inner, rewrite):
         def format_ticks(self, values):
             return [rewrite(s) for s in inner.format_ticks(values)]
 
+        def get_offset(self):
+            return rewrite(inner.get_offset())
+
     return Relabelled()
 
 
@@ -189,23 +192,22 @@ def _saved_svg(fig) -> str:
 def _mark_glyphs() -> dict | None:
     """The point's and the comma's glyphs as matplotlib writes them into a figure in the book's
     style (glyphs as paths: one ``<path id=...>`` definition each, used by ``<use>``), by mark:
-    their id and their definition. None where the font gives the point and the comma different
-    advances, or kerns either differently beside a digit: then swapping one for the other would
-    move what follows, and the comma's variant is drawn (``_with_comma``)."""
+    their id and their definition, and the font's file. None where matplotlib's own layout
+    (libraqm's, kerning included) sets the comma after a digit, or a digit after the comma,
+    elsewhere than the point: then swapping one for the other would move what follows, and the
+    comma's variant is drawn (``_with_comma``)."""
+    from matplotlib._text_helpers import layout
     from matplotlib.font_manager import FontProperties, findfont, get_font
-    from matplotlib.ft2font import Kerning
 
     with _matplotlib().rc_context(STYLE):
         path = findfont(FontProperties())
         font = get_font(path)
-        point, comma = (font.get_char_index(ord(mark)) for mark in ".,")
-        digits = [font.get_char_index(ord(digit)) for digit in "0123456789"]
-        advance = {index: font.load_glyph(index).linearHoriAdvance for index in (point, comma)}
-        kerns = {index: [(font.get_kerning(digit, index, Kerning.DEFAULT),
-                          font.get_kerning(index, digit, Kerning.DEFAULT)) for digit in digits]
-                 for index in (point, comma)}
-        if advance[point] != advance[comma] or kerns[point] != kerns[comma]:
-            return None
+        font.set_size(STYLE["font.size"], 72)
+        for digit in "0123456789":   # the mark after the digit, and the digit after the mark
+            for pair in ("{digit}{mark}", "{mark}{digit}"):
+                if len({tuple(item.x for item in layout(pair.format(digit=digit, mark=mark), font))
+                        for mark in ".,"}) != 1:
+                    return None
         matplotlib = _matplotlib()
         fig = matplotlib.figure.Figure()   # no axes: its only glyphs are the text's
         matplotlib.backends.backend_svg.FigureCanvasSVG(fig)
@@ -222,21 +224,27 @@ def _with_comma(svg: str, fig) -> str | None:
     """``svg``, ``fig`` as saved with the decimal point (``_saved_svg``), written as its drawing
     with the comma would be: every use of the point's glyph, and its definition, the comma's,
     and each text's comment with the comma. Exact only where every point that a text of ``fig``
-    writes sits between digits and is drawn in the book's font, no text writes a comma or
-    mathtext, and the font sets the two marks alike (``_mark_glyphs``): otherwise None, and the
-    comma's variant is drawn. (Drawing it took about a fifth of the time of regenerating the
-    figures; tests/test_data.py compares every figure both ways.)"""
+    writes sits between digits and is drawn in the book's font on one line, without font
+    features or a language of its own, no text writes a comma or mathtext, and the font sets
+    the two marks alike (``_mark_glyphs``): otherwise None, and the comma's variant is drawn.
+    (A comma reaches lower than a point, which moves the lines of a text of several.) Drawing
+    it took about a fifth of the time of regenerating the figures; tests/test_data.py compares
+    every figure both ways."""
     from matplotlib.font_manager import findfont
     from matplotlib.text import Text
 
     glyphs = _mark_glyphs()
-    texts = [(text.get_text(), text.get_fontproperties()) for text in fig.findobj(Text)]
-    if glyphs is None or any(
-            "," in text or "$" in text or text.count(".") != len(_DECIMAL_POINT.findall(text))
-            or ("." in text and findfont(font) != glyphs["font"]) for text, font in texts):
+    if glyphs is None:
         return None
+    for text in fig.findobj(Text):
+        words = text.get_text()
+        if "," in words or "$" in words or words.count(".") != len(_DECIMAL_POINT.findall(words)):
+            return None
+        if "." in words and ("\n" in words or text.get_fontfeatures() or text.get_language()
+                             or findfont(text.get_fontproperties()) != glyphs["font"]):
+            return None
     point, comma = glyphs["."], glyphs[","]
-    if svg.count(point["definition"]) != 1 or comma["id"] in svg:
+    if svg.count(point["definition"]) != 1 or f'id="{comma["id"]}"' in svg:
         return None
     svg = svg.replace(point["definition"], comma["definition"]).replace(
         f'xlink:href="#{point["id"]}"', f'xlink:href="#{comma["id"]}"')

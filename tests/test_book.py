@@ -191,6 +191,37 @@ def test_an_editions_pdf_is_what_its_parts_give_whenever_they_are_merged(built, 
     assert again.read_bytes() == (HTML / "en" / "book-en.pdf").read_bytes()
 
 
+def test_the_merge_places_parts_in_any_order_and_stops_on_a_printing_error(built, tmp_path):
+    """pdf_edition.merge places the parts still being printed as they come, after the others:
+    a third of the English edition's parts, arriving in a shuffled order, give the build's PDF
+    byte for byte; an error sent in a part's place (its printing failed) is raised, and no PDF
+    is written."""
+    import queue
+    import random
+
+    import build_book
+    import pdf_edition
+
+    own = build_book.EDITIONS["en"]["edition"]
+    pages = build_book.edition_pages(build_book.edition_toc("en"))
+    arguments = (HTML / "en", pages, ROOT / "_build" / "pdf" / "en")
+    language = own["sphinx_language"].replace("_", "-")
+    printing = random.Random(21).sample(pages, len(pages) // 3)
+    printed = queue.Queue()
+    for page in random.Random(5).sample(printing, len(printing)):
+        printed.put(page)
+    again = tmp_path / "book-en.pdf"
+    pdf_edition.merge(*arguments, again, own["title"], language, printing, printed)
+    assert again.read_bytes() == (HTML / "en" / "book-en.pdf").read_bytes()
+    printed = queue.Queue()
+    printed.put(printing[0])
+    printed.put(RuntimeError("Chromium could not open a page"))
+    failed = tmp_path / "failed.pdf"
+    with pytest.raises(RuntimeError, match="could not open a page"):
+        pdf_edition.merge(*arguments, failed, own["title"], language, printing, printed)
+    assert not failed.exists()
+
+
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_every_page_describes_itself_by_its_first_words(built, lang):
     """Each page's <meta name="description"> (book/_ext/description.py) is there, at most 160

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import time
+import types
 
 import pytest
 
@@ -282,9 +283,9 @@ def test_an_installed_copy_or_a_cache_turned_off_draws_every_time(monkeypatch):
 
 
 def test_both_marks_from_one_drawing_are_the_figures_drawn_each_on_its_own():
-    """regenerate.py draws each figure once and relabels it for the comma; every variant it
-    gets so is byte for byte the figure drawn afresh with that mark alone, and the figures
-    drawn in two processes are the ones drawn here."""
+    """regenerate.py draws each figure once and puts the comma's glyph in the point's
+    (figures._with_comma); every variant it gets so is byte for byte the figure drawn afresh
+    with that mark alone, and the figures drawn in two processes are the ones drawn here."""
     results = experiment.run()
     jobs = [(draw, results) for draw in figures.FIGURES.values()]
     together = figures.all_variants(jobs, cached=False)
@@ -365,13 +366,15 @@ def _figure_with_other_points(data: dict, fig, ax) -> None:
 
 
 @pytest.mark.parametrize("label, family", [("e.g. 1.5", None), ("1,000 runs", None),
-                                           ("$x$ = 1.5", None), ("x = 1.5", "DejaVu Serif")])
+                                           ("$x$ = 1.5", None), ("x = 1.5", "DejaVu Serif"),
+                                           ("x = 0.5\ny = 1.5", None)])
 def test_a_figure_whose_points_are_not_all_decimal_marks_is_drawn_again_for_the_comma(
         monkeypatch, label, family):
-    """Where a text of the figure writes a point that is no decimal mark, a comma, mathtext or
-    a decimal point in another font, putting the comma's glyph in the point's would not give
-    the figure drawn with the comma: it is drawn again (two drawings), and each file is the
-    figure drawn with its mark alone."""
+    """Where a text of the figure writes a point that is no decimal mark, a comma, mathtext, a
+    decimal point in another font or on one of several lines (a comma reaches lower than a
+    point, and moves the lines), putting the comma's glyph in the point's would not give the
+    figure drawn with the comma: it is drawn again (two drawings), and each file is the figure
+    drawn with its mark alone."""
     draws = _counting_draws(monkeypatch)
     data = {"label": label, "family": family}
     texts = figures.variants(_figure_with_other_points, data, cached=False)
@@ -462,3 +465,33 @@ def test_a_figure_keeps_its_ids_when_matplotlib_hashes_them_otherwise():
     assert figures._stable_ids(elsewhere) == figures._stable_ids(here)
     ids = lambda svg: set(re.findall(r'<clipPath id="([^"]+)"', figures._stable_ids(svg)))  # noqa: E731
     assert ids(here) and not ids(here) & ids(drawn("b"))
+
+
+def test_the_glyphs_are_swapped_only_where_the_font_sets_both_marks_alike(monkeypatch):
+    """figures._mark_glyphs reads matplotlib's own layout of a digit beside each mark: where
+    the comma would move the digit after it (a font that kerns ",5" otherwise than ".5"), no
+    glyph is swapped and every comma's file is drawn."""
+    import matplotlib._text_helpers
+
+    assert figures._mark_glyphs.__wrapped__() is not None, "DejaVu Sans sets both marks alike"
+    layout = matplotlib._text_helpers.layout
+
+    def kerned(string, font, **options):   # the digit after a comma half a pixel further on
+        for item in layout(string, font, **options):
+            shift = 0.5 if string.startswith(",") and item.char != "," else 0
+            yield types.SimpleNamespace(x=item.x + shift, char=item.char)
+    monkeypatch.setattr(matplotlib._text_helpers, "layout", kerned)
+    assert figures._mark_glyphs.__wrapped__() is None
+
+
+def test_an_axis_offset_is_kept_with_the_comma():
+    """A tick formatter relabelled for the comma (figures._relabelled) keeps the axis's offset
+    ("+1e5" above values near 100 000), as the point's drawing writes it."""
+    @figures.figure
+    def near_100_000(data, fig, ax):
+        ax.plot([0, 1], [100000.1, 100000.5])
+        ax.set_xlabel("e.g. 0.5")   # no glyph swap: the comma's file is drawn
+
+    for mark in figures.DECIMAL_MARKS:
+        comments = re.findall(r"<!-- (.*?) -->", near_100_000({}, mark, cached=False))
+        assert "+1e5" in comments, (mark, comments)

@@ -77,7 +77,7 @@ def test_a_rebuild_cuts_again_only_what_changed_words_or_a_whole_file_ask_for(tm
     read again, and a class it gains brings its rule back; a site copy replaced by the theme's
     whole file (as Sphinx copies it in every build) gets the cut kept beside the whole file
     (purge_css.CUT) without cutting again, and is cut again where that kept cut is not the
-    one the memo names."""
+    one the memo names, or where purge_css.py changed (purge_css.CUTTER)."""
     import purge_css
 
     site, originals = tmp_path / "site", tmp_path / "whole"
@@ -103,3 +103,6 @@ def test_a_rebuild_cuts_again_only_what_changed_words_or_a_whole_file_ask_for(tm
     (site / "_static" / "basic.css").write_text(whole)              # and the kept cut is not it
     assert purge_site(site, originals) == [site / "_static" / "basic.css"]
     assert (site / "_static" / "basic.css").read_text() == cut_before and len(cuts) == 1
+    monkeypatch.setattr(purge_css, "CUTTER", "another purge_css.py")
+    (site / "_static" / "basic.css").write_text(whole)              # and the cutter changed
+    assert purge_site(site, originals) == [site / "_static" / "basic.css"] and len(cuts) == 2

@@ -263,12 +263,14 @@ def kernel_only(name: str):
 def only_what_the_html_needs() -> None:
     """Leave UNUSED_BUILTINS out of the extensions that Sphinx loads as it starts, let it and
     the theme import nothing_fetched as requests, and MyST-NB and Jupyter Book import KERNEL_ONLY
-    as stand-ins (see there). IPython stays a package: a module of it that a page does use (the
-    lexer of a notebook's coloured output, which Pygments finds by its entry point) is imported
-    as it would be, without IPython's shell. Called before Sphinx is imported."""
+    as stand-ins (see there), and read YAML by libyaml (``yaml_read_by_libyaml``). IPython
+    stays a package: a module of it that a page does use (the lexer of a notebook's coloured
+    output, which Pygments finds by its entry point) is imported as it would be, without
+    IPython's shell. Called before Sphinx is imported."""
     import importlib.machinery
     import importlib.util
 
+    yaml_read_by_libyaml()
     import sphinx.application
 
     sphinx.application.builtin_extensions = tuple(
@@ -303,9 +305,10 @@ def read_yaml(text: str):
 
 
 def yaml_read_by_libyaml() -> None:
-    """Have Jupyter Book and its table of contents read YAML with ``read_yaml`` (they call
-    ``yaml.safe_load``); tests/test_incremental.py checks that it reads the book's files as
-    ``yaml.safe_load`` does."""
+    """Have Jupyter Book, its table of contents and MyST (a page's front matter, a directive's
+    options) read YAML with ``read_yaml`` (they call ``yaml.safe_load``). tests/test_incremental.py
+    checks that it reads the book's configuration and tables of contents as ``yaml.safe_load``
+    does, and that a build of a few pages without it writes the same pages."""
     yaml.safe_load = read_yaml
 
 
@@ -341,7 +344,6 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     skip_execution()
     one_scan_of_entry_points()
     only_what_the_html_needs()
-    yaml_read_by_libyaml()
     from jupyter_book.sphinx import build_sphinx
 
     own = EDITIONS[lang]["edition"]
@@ -418,8 +420,9 @@ def build_edition_then_end(lang: str, **options) -> None:
 
 
 #: The garbage collector's thresholds in a build's processes (Python's are 700, 10, 10): a pass
-#: over the youngest objects after 100 000 more allocations than frees instead of 700, and over
-#: the older ones after 50 such passes instead of 10.
+#: over the youngest objects after 100 000 more allocations than frees instead of 700, over the
+#: middle generation after 50 such passes instead of 10, and over the oldest after 50 of the
+#: middle's instead of 10.
 FEWER_COLLECTIONS = (100_000, 50, 50)
 
 

@@ -51,8 +51,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 #: window but the printer's tab (a blank first one cost a fifth of a second of its start), and
 #: each page loaded into the document the last one left rather than into a new one
 #: (RenderDocument: a frame made anew for every page navigated to). Without RenderDocument, one
-#: edition's 38 parts took about a fifth less time and CPU (4.1-4.7 s against 5.0-5.7 s, 5.5-6.2
-#: against 7.5-8.0 CPU-s of the whole machine, in pairs run one after the other), and the 152
+#: edition's 38 parts took about a fifth less time and a quarter less CPU (4.1-4.7 s against
+#: 5.0-5.7 s, 5.5-6.2 against 7.5-8.0 CPU-s of the whole machine, in pairs run one after the
+#: other), and the 152
 #: parts of the four editions printed the same bytes but for their dates (two parts differed in
 #: 60 bytes of a font's subset and drew the same pixels, pdftoppm at 60 dpi).
 PRINT_ARGS = ["--headless", "--hide-scrollbars", "--no-startup-window",
@@ -223,13 +224,16 @@ class Printer:
         """The tab every part is printed in: its pages laid out for print from their load on
         (MEDIA: laid out for the screen, a page is laid out again for print, the same PDF about
         a quarter slower), in WINDOW, light, their scripts run or not (``scripts``; OPEN_GROUPS
-        runs either way). The tab draws no frames of its own (``enableBeginFrameControl``: it
-        draws one only when asked, and nothing asks): no one sees its screen, and a print is
-        laid out and painted by the print itself. The 38 parts of one edition cost about half a
-        CPU second less (4.7-5.2 against 5.1-5.7 CPU-s, in four pairs), the same bytes."""
+        runs either way). Without scripts, the tab draws no frames of its own
+        (``enableBeginFrameControl``: it draws one only when asked, and nothing asks): no one
+        sees its screen, and a print is laid out and painted by the print itself. The 38 parts
+        of one edition cost about half a CPU second less (4.7-5.2 against 5.1-5.7 CPU-s of the
+        whole machine, in four more pairs with RenderDocument off), the same bytes. With
+        scripts, it draws them, so that a script waiting for the next frame
+        (requestAnimationFrame) runs as in a browser."""
         try:
             target = self.call("Target.createTarget", {
-                "url": "about:blank", "enableBeginFrameControl": True})["targetId"]
+                "url": "about:blank", "enableBeginFrameControl": not self.scripts})["targetId"]
             self.tab = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
             self.call("Page.enable")
             self.call("Emulation.setDeviceMetricsOverride", WINDOW)
