@@ -12,17 +12,13 @@ with the cache empty, then another with it full)."""
 from __future__ import annotations
 
 import pathlib
-import pickle
 import sys
 
 import soupsieve
 import soupsieve.css_parser
 from sphinx.application import Sphinx
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-import atomic  # noqa: E402
+from kept_between_builds import Kept
 
 
 def cache_file(app: Sphinx) -> pathlib.Path:
@@ -37,24 +33,14 @@ class KeptSelectors:
     remembers, those it does not hold."""
 
     def __init__(self, compile_selector, path: pathlib.Path):
-        self.compile_selector, self.path, self.added = compile_selector, path, False
-        try:
-            self.kept = pickle.loads(path.read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-            self.kept = {}   # none yet, or written by something else: compiled afresh
+        self.compile_selector, self.kept = compile_selector, Kept(path)
 
     def __call__(self, *key):
-        if key not in self.kept:
-            self.kept[key] = self.compile_selector(*key)
-            self.added = True
-        return self.kept[key]
+        return self.kept.get(key, lambda: self.compile_selector(*key))
 
     def keep(self) -> None:
-        """Write the selectors (whole, atomic.write_bytes) if this process compiled any."""
-        if not self.added:
-            return
-        atomic.write_bytes(self.path, pickle.dumps(self.kept))
-        self.added = False
+        """Write the selectors if this process compiled any."""
+        self.kept.keep()
 
 
 def read_kept(app: Sphinx) -> None:

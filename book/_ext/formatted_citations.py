@@ -14,13 +14,9 @@ import pathlib
 import pickle
 import sys
 
+from kept_between_builds import Kept
 from pybtex.style.formatting import BaseStyle
 from sphinx.application import Sphinx
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-import atomic  # noqa: E402
 
 #: The parts of a pybtex name.
 NAME_PARTS = ("first_names", "middle_names", "prelast_names", "last_names", "lineage_names")
@@ -57,27 +53,17 @@ class KeptFormatting:
     cross-references) is formatted as before, and not kept."""
 
     def __init__(self, format_entry, path: pathlib.Path):
-        self.format_entry, self.path, self.added = format_entry, path, False
-        try:
-            self.kept = pickle.loads(path.read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-            self.kept = {}   # none yet, or written by something else: formatted afresh
+        self.format_entry, self.kept = format_entry, Kept(path)
 
     def __call__(self, style: BaseStyle, label: str, entry, bib_data=None):
         if bib_data is not None:
             return self.format_entry(style, label, entry, bib_data=bib_data)
-        key = entry_key(style, label, entry)
-        if key not in self.kept:
-            self.kept[key] = pickle.dumps(self.format_entry(style, label, entry))
-            self.added = True
-        return pickle.loads(self.kept[key])
+        return pickle.loads(self.kept.get(entry_key(style, label, entry), lambda: pickle.dumps(
+            self.format_entry(style, label, entry))))
 
     def keep(self) -> None:
-        """Write the entries (whole, atomic.write_bytes) if this process formatted any."""
-        if not self.added:
-            return
-        atomic.write_bytes(self.path, pickle.dumps(self.kept))
-        self.added = False
+        """Write the entries if this process formatted any."""
+        self.kept.keep()
 
 
 def read_kept(app: Sphinx) -> None:
