@@ -194,6 +194,19 @@ def test_the_book_takes_chromiums_headless_shell_where_it_is_there(there, named,
     assert chosen_chromium(environ, there.__contains__) == chosen
 
 
+def test_the_browser_checks_leave_playwrights_disabled_features_alone():
+    """The switches the browser checks launch Chromium with (tests/site_build.CHROMIUM_ARGS,
+    the printer's CHROMIUM_ARGS and more) turn off no feature: Chromium reads only the last
+    --disable-features switch of its command line (one more brought back WebHID and WebXR,
+    which a first had turned off), so one here would turn Playwright's own list back on, in
+    every check. The printer, which Playwright does not start, turns its off in PRINT_ARGS."""
+    from pdf_edition import PRINT_ARGS
+    from site_build import CHROMIUM_ARGS
+
+    assert not [switch for switch in CHROMIUM_ARGS if switch.startswith("--disable-features")]
+    assert [switch for switch in PRINT_ARGS if switch.startswith("--disable-features")]
+
+
 def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
     """`jupyter-book build .`, which the README says also works and `make bench` times with
     every notebook executed, builds the five-page copy, figures described in English: the
