@@ -44,11 +44,6 @@ def seconds(command: list, cwd: pathlib.Path = ROOT, **env) -> float:
     return time.perf_counter() - start
 
 
-def best_of(count: int, command: list, **kwargs) -> float:
-    """The fastest of ``count`` runs (the least disturbed by the machine's other work)."""
-    return min(seconds(command, **kwargs) for _ in range(count))
-
-
 def copy_of_book(target: pathlib.Path) -> pathlib.Path:
     """A copy of the book's source files (what the site's source archive holds, no git), to
     build from scratch without touching _build/."""

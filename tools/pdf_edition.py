@@ -53,9 +53,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 #: (RenderDocument: a frame made anew for every page navigated to). Without RenderDocument, one
 #: edition's 38 parts took about a fifth less time and a quarter less CPU (4.1-4.7 s against
 #: 5.0-5.7 s, 5.5-6.2 against 7.5-8.0 CPU-s of the whole machine, in pairs run one after the
-#: other), and the 152
-#: parts of the four editions printed the same bytes but for their dates (two parts differed in
-#: 60 bytes of a font's subset and drew the same pixels, pdftoppm at 60 dpi).
+#: other), and the 152 parts of the four editions printed the same bytes but for their dates
+#: (two parts differed in 60 bytes of a font's subset and drew the same pixels, pdftoppm at 60
+#: dpi).
 PRINT_ARGS = ["--headless", "--hide-scrollbars", "--no-startup-window",
               "--disable-features=RenderDocument"]
 #: Inches in a millimetre.
@@ -359,7 +359,7 @@ class _Merge:
     the site (a download, data/), which a PDF cannot follow, is taken out and its words kept."""
 
     def __init__(self, site: pathlib.Path, pages: list):
-        self.pdf, self.pages = pikepdf.Pdf.new(), pages
+        self.pdf, self.site, self.pages = pikepdf.Pdf.new(), site, pages
         self.order = {page: number for number, page in enumerate(pages)}
         self.page_of = {(site / f"{page}.html").resolve(): page for page in pages}
         self.sheets = {}       # a placed page's sheets, as objects of self.pdf
@@ -404,7 +404,7 @@ class _Merge:
         for annotation in self.waiting.pop(page, []):
             _lead(annotation, sheets[0], None)
 
-    def write(self, site: pathlib.Path, pdf: pathlib.Path, title: str, language: str) -> None:
+    def write(self, pdf: pathlib.Path, title: str, language: str) -> None:
         """Write the merged edition (every page placed) to ``pdf``, whole (atomic.write_bytes),
         with a bookmark per page, the edition's title and language."""
         first, sheets_before = {}, 0
@@ -412,7 +412,7 @@ class _Merge:
             first[page] = sheets_before
             sheets_before += len(self.sheets[page])
         with self.pdf.open_outline() as outline:
-            outline.root.extend(pikepdf.OutlineItem(page_title(site, page), first[page])
+            outline.root.extend(pikepdf.OutlineItem(page_title(self.site, page), first[page])
                                 for page in self.pages)
         self.pdf.Root.Lang = pikepdf.String(language)
         self.pdf.docinfo[pikepdf.Name.Title] = title
@@ -455,7 +455,7 @@ def merge(site: pathlib.Path, pages: list, parts: pathlib.Path, pdf: pathlib.Pat
             if isinstance(page, BaseException):
                 raise page
             merging.place(page, part_file(parts, page))
-        merging.write(site, pdf, title, language)
+        merging.write(pdf, title, language)
     finally:
         merging.close()
 

@@ -221,8 +221,8 @@ def purge_site(site: pathlib.Path, originals: pathlib.Path) -> list:
             cuts[name] = last
             continue
         text = kept_cut.read_text(encoding="utf-8") if last and last[0] == source and \
-            kept_cut.is_file() else ""
-        if _digest(text) != (last or [None, None])[1]:   # no cut kept of this whole and words
+            kept_cut.is_file() else None
+        if text is None or _digest(text) != last[1]:   # no cut kept of this whole and words
             text = MARK + licences(css) + cut(css, words)
             atomic.write_text(kept_cut, text)
         if text != current:
