@@ -126,8 +126,8 @@ if __name__ == "__main__":
     # instead of loading the file a second time.
     sys.modules.setdefault("experiment", sys.modules["__main__"])
     try:
-        from regenerate import command
-        code = command()
+        from regenerate import main
+        code = main()
     except ModuleNotFoundError as missing:   # the figures need matplotlib (imported when drawn)
         sys.exit(f"experiment.py: this Python ({sys.executable}) lacks {missing.name!r}, which "
                  "the figures need: run `make data` (it creates .venv from requirements.txt), or "

@@ -11,15 +11,9 @@ import contextlib
 import functools
 import hashlib
 import io
-import json
-import multiprocessing
-import os
-import pathlib
 import re
-import sys
 import warnings
 
-import atomic
 from model.split import one_device_ms
 from model.units import BYTES_PER_GB
 
@@ -169,8 +163,8 @@ def figure(draw=None, *, panels: int = 1):
         return functools.partial(figure, panels=panels)
 
     @functools.wraps(draw)
-    def svg(results: dict, decimal_mark: str = ".", *, cached: bool = True) -> str:
-        return variants(svg, results, (decimal_mark,), cached=cached)[decimal_mark]
+    def svg(results: dict, decimal_mark: str = ".") -> str:
+        return variants(svg, results, (decimal_mark,))[decimal_mark]
     svg.draw, svg.panels = draw, panels
     return svg
 
@@ -186,70 +180,6 @@ def _saved_svg(fig) -> str:
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     return buffer.getvalue().rstrip("\n")
-
-
-@functools.lru_cache(maxsize=None)
-def _mark_glyphs() -> dict | None:
-    """The point's and the comma's glyphs as matplotlib writes them into a figure in the book's
-    style (glyphs as paths: one ``<path id=...>`` definition each, used by ``<use>``), by mark:
-    their id and their definition, and the font's file. None where matplotlib's own layout
-    (libraqm's, kerning included) sets the comma after a digit, or a digit after the comma,
-    elsewhere than the point: then swapping one for the other would move what follows, and the
-    comma's variant is drawn (``_with_comma``)."""
-    from matplotlib._text_helpers import layout
-    from matplotlib.font_manager import FontProperties, findfont, get_font
-
-    with _matplotlib().rc_context(STYLE):
-        path = findfont(FontProperties())
-        font = get_font(path)
-        font.set_size(STYLE["font.size"], 72)
-        for digit in "0123456789":   # the mark after the digit, and the digit after the mark
-            for pair in ("{digit}{mark}", "{mark}{digit}"):
-                if len({tuple(item.x for item in layout(pair.format(digit=digit, mark=mark), font))
-                        for mark in ".,"}) != 1:
-                    return None
-        matplotlib = _matplotlib()
-        fig = matplotlib.figure.Figure()   # no axes: its only glyphs are the text's
-        matplotlib.backends.backend_svg.FigureCanvasSVG(fig)
-        fig.text(0, 0, "0.0,0")
-        svg = _saved_svg(fig)
-    used = re.findall(r'<use xlink:href="#([^"]+)"', svg)   # one per character, in order
-    glyphs = {".": used[1], ",": used[3]}
-    return {"font": path, **{mark: {"id": glyph, "definition": re.search(
-        rf'<path id="{re.escape(glyph)}" d="[^"]*"[^>]*/>', svg).group(0)}
-        for mark, glyph in glyphs.items()}}
-
-
-def _with_comma(svg: str, fig) -> str | None:
-    """``svg``, ``fig`` as saved with the decimal point (``_saved_svg``), written as its drawing
-    with the comma would be: every use of the point's glyph, and its definition, the comma's,
-    and each text's comment with the comma. Exact only where every point that a text of ``fig``
-    writes sits between digits and is drawn in the book's font on one line, without font
-    features or a language of its own, no text writes a comma or mathtext, and the font sets
-    the two marks alike (``_mark_glyphs``): otherwise None, and the comma's variant is drawn.
-    (A comma reaches lower than a point, which moves the lines of a text of several.) Drawing
-    it took about a fifth of the time of regenerating the figures; tests/test_data.py compares
-    every figure both ways."""
-    from matplotlib.font_manager import findfont
-    from matplotlib.text import Text
-
-    glyphs = _mark_glyphs()
-    if glyphs is None:
-        return None
-    for text in fig.findobj(Text):
-        words = text.get_text()
-        if "," in words or "$" in words or words.count(".") != len(_DECIMAL_POINT.findall(words)):
-            return None
-        if "." in words and ("\n" in words or text.get_fontfeatures() or text.get_language()
-                             or findfont(text.get_fontproperties()) != glyphs["font"]):
-            return None
-    point, comma = glyphs["."], glyphs[","]
-    if svg.count(point["definition"]) != 1 or f'id="{comma["id"]}"' in svg:
-        return None
-    svg = svg.replace(point["definition"], comma["definition"]).replace(
-        f'xlink:href="#{point["id"]}"', f'xlink:href="#{comma["id"]}"')
-    return re.sub(r"<!-- (.*?) -->", lambda comment: "<!-- " + _DECIMAL_POINT.sub(
-        ",", comment.group(1)) + " -->", svg, flags=re.S)
 
 
 #: The ids matplotlib gives clip paths, markers and hatches: a letter and ten hex digits.
@@ -268,171 +198,14 @@ def _stable_ids(svg: str) -> str:
     return _MATPLOTLIB_ID.sub(lambda found: names.get(found.group(0), found.group(0)), svg)
 
 
-def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS), *,
-             cached: bool = True) -> dict:
-    """One figure (a function of ``FIGURES``) as SVG text in each of ``decimal_marks``, by mark.
-
-    A variant drawn before from the same sources and data is read from the figure cache (with
-    ``cached``); the others come from one figure, laid out once: saved with the point, then
-    with the comma's glyph put in the point's (``_with_comma``), or, where that would not be
-    exact, relabelled with the comma and saved again (the comma has the point's width, so the
-    layout is the one a drawing with the comma gets), unless no text it drew has a decimal
-    point, when the comma's drawing is the point's."""
-    entries = {mark: _cache_entry(figure_function, data, mark) if cached else None
-               for mark in decimal_marks}
-    texts = {mark: entry.read_text(encoding="utf-8") for mark, entry in entries.items()
-             if entry is not None and entry.is_file()}
-    missing = [mark for mark in DECIMAL_MARKS if mark in decimal_marks and mark not in texts]
-    if missing:
-        with drawn(figure_function, data, missing[0]) as fig:
-            saved = None   # the figure as saved with the point
-            for mark in missing:
-                if mark != missing[0] and not _writes_a_decimal_point(fig):
-                    texts[mark] = texts[missing[0]]   # no number with a fraction: the same text
-                    continue
-                text = _with_comma(saved, fig) if mark == "," and saved is not None else None
-                if text is None:
-                    _localise(fig, mark)      # nothing to do for the mark it was drawn with
-                    text = _saved_svg(fig)
-                    if mark == ".":
-                        saved = text
-                texts[mark] = _stable_ids(text)
-            for mark in missing:
-                if entries[mark] is not None:
-                    atomic.write_text(entries[mark], texts[mark])
-    return {mark: texts[mark] for mark in decimal_marks}
-
-
-def _writes_a_decimal_point(fig) -> bool:
-    """Whether any text of ``fig`` as last drawn (tick labels, annotations, legends) writes a
-    point between digits: where none does, its drawing with another decimal mark is the same."""
-    from matplotlib.text import Text
-    return any(_DECIMAL_POINT.search(text.get_text()) for text in fig.findobj(Text))
-
-
-def _variants_of(job: tuple) -> dict:
-    """``variants`` of one (figure function, data, cached) job, for a worker process."""
-    figure_function, data, cached = job
-    return variants(figure_function, data, cached=cached)
-
-
-def all_variants(jobs: list, *, cached: bool = True, workers: int = 1) -> list:
-    """``variants`` (every decimal mark) of each (figure function, data) of ``jobs``, in order.
-
-    With ``workers`` > 1 the figures are drawn by this process and ``workers`` - 1 forked ones
-    (which inherit the imported matplotlib), each taking the next job not yet taken, in the
-    order given (put the longest first); where the platform cannot fork, or one figure or none
-    is left to draw, they are all drawn here."""
-    jobs = [(figure_function, data, cached) for figure_function, data in jobs]
-    forkable = "fork" in multiprocessing.get_all_start_methods()
-    if workers <= 1 or len(jobs) <= 1 or not forkable:
-        return [_variants_of(job) for job in jobs]
-    _matplotlib()                               # imported once, before the fork
-    context = multiprocessing.get_context("fork")
-    taken = context.Value("i", 0)               # the index of the next job to take
-    helpers = []
-    for _ in range(min(workers, len(jobs)) - 1):
-        receive, send = context.Pipe(duplex=False)
-        helper = context.Process(target=_draw_in_turn, args=(jobs, taken, send), daemon=True)
-        helper.start()
-        send.close()
-        helpers.append((helper, receive))
-    try:
-        drawn = dict(_draw_in_turn(jobs, taken))
-    except BaseException:
-        for helper, _ in helpers:
-            helper.terminate()
-            helper.join()
-        raise
-    failures = []
-    for helper, receive in helpers:             # every helper is heard and joined, then any
-        try:                                    # error it sent is raised
-            outcome = receive.recv()
-        except EOFError:
-            outcome = None
-        helper.join()
-        if outcome is None:
-            outcome = RuntimeError(f"a process drawing figures ended (exit code "
-                                   f"{helper.exitcode}) before sending what it drew")
-        if isinstance(outcome, BaseException):
-            failures.append(outcome)
-        else:
-            drawn.update(outcome)
-    if failures:
-        raise failures[0]
-    return [drawn[index] for index in range(len(jobs))]
-
-
-def _draw_in_turn(jobs: list, taken, send=None) -> list:
-    """Draw the next job not yet taken (``taken``: a shared index) until none is left; the
-    (index, variants) drawn, or, in a forked helper, sent through ``send`` (an exception
-    raised in drawing is sent in their place)."""
-    drawn = []
-    try:
-        while True:
-            with taken.get_lock():
-                index = taken.value
-                taken.value += 1
-            if index >= len(jobs):
-                break
-            drawn.append((index, _variants_of(jobs[index])))
-    except BaseException as error:
-        if send is None:
-            raise
-        drawn = error
-    if send is not None:
-        send.send(drawn)
-        send.close()
-    return drawn
-
-
-#: The sources a drawing depends on, besides its data: this file, the measurement's figure and
-#: the models the figures call.
-HERE = pathlib.Path(__file__).resolve().parent
-DRAWING_SOURCES = ("figures.py", "measure/figure.py", "model/split.py", "model/units.py")
-#: The modules whose figures are cached (those DRAWING_SOURCES covers; a figure defined
-#: elsewhere, in a test say, is drawn every time).
-CACHED_MODULES = ("figures", "measure.figure")
-#: The drawing sources as this process loaded them, read when figures.py is imported: a figure
-#: drawn by this code is cached under their digest even when a file is edited while the process
-#: runs (a kernel started before an edit would otherwise file its drawings under the new text).
-_SOURCES_AS_LOADED = b"".join(name.encode() + b"\0" + (HERE / name).read_bytes()
-                              for name in DRAWING_SOURCES if (HERE / name).is_file())
-
-
-@functools.cache
-def _cache_folder() -> pathlib.Path | None:
-    """Where drawn figures are kept between runs: ``_build/figure-cache`` in the book's checkout
-    (``BOOK_FIGURE_CACHE`` names another folder; ``off`` draws every figure every time). None
-    outside a checkout (an installed copy draws every time)."""
-    setting = os.environ.get("BOOK_FIGURE_CACHE", "")
-    if setting == "off" or (not setting and not (HERE / "_config.yml").is_file()):
-        return None
-    return pathlib.Path(setting) if setting else HERE / "_build" / "figure-cache"
-
-
-@functools.cache
-def _drawing_fingerprint() -> str:
-    """What every drawing depends on besides its data and decimal mark: the drawing sources'
-    text as loaded, and the versions of Python, matplotlib and numpy (matplotlib brings its own fonts)."""
-    import importlib.metadata            # (here: regenerating without the cache never needs it)
-    digest = hashlib.sha256(_SOURCES_AS_LOADED)
-    versions = [sys.version, *(importlib.metadata.version(p) for p in ("matplotlib", "numpy"))]
-    digest.update("\n".join(versions).encode())
-    return digest.hexdigest()
-
-
-def _cache_entry(figure_function, data: dict, decimal_mark: str) -> pathlib.Path | None:
-    """The cache file of one drawing: named by the hash of everything the SVG is a function of
-    (the fingerprint, the figure, its data and the decimal mark), so an entry is never stale;
-    None when caching is off."""
-    folder = _cache_folder()
-    if folder is None or figure_function.__module__ not in CACHED_MODULES:
-        return None
-    digest = hashlib.sha256(_drawing_fingerprint().encode())
-    digest.update(f"{figure_function.__module__}.{figure_function.__qualname__}{decimal_mark}".encode())
-    digest.update(json.dumps(data, sort_keys=True).encode())
-    return folder / f"{digest.hexdigest()}.svg"
+def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS)) -> dict:
+    """One figure (a function of ``FIGURES``) as SVG text in each of ``decimal_marks``, by mark,
+    each drawn afresh in its own notation."""
+    texts = {}
+    for mark in decimal_marks:
+        with drawn(figure_function, data, mark) as fig:
+            texts[mark] = _svg_text(fig)
+    return texts
 
 
 @contextlib.contextmanager

@@ -9,40 +9,31 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import gc
 import json
-import os
 import pathlib
 import sys
-import warnings
 
 import atomic
 from experiment import DEFAULTS, RANGES, SPECS, claims, run, to_json
-from figures import DECIMAL_MARKS, FIGURES, all_variants
+from figures import DECIMAL_MARKS, FIGURES, variants
 from measure import analysis, tp_analysis
 from measure.figure import figure_measured, figure_tp_measured
 from model.units import readable
 
 
-def artefacts(results: dict, *, cached: bool = True, workers: int = 1) -> dict:
+def artefacts(results: dict) -> dict:
     """Every file of data/ by name, as text: the results, the claims (at the defaults), the
-    figures, and the figures of the committed measurement records (data/measurements/). With
-    ``cached``, a figure drawn before from the same sources and data is read back from the
-    figure cache (figures.py) instead of being drawn again; --check never uses it. The
-    figures are drawn in ``workers`` processes (``figures.all_variants``)."""
+    figures, and the figures of the committed measurement records (data/measurements/). A
+    figure gets a second file, with the decimal comma, only where the comma changes it."""
     files = {"results.json": to_json(results)}
     if results["parameters"] == DEFAULTS:
         counted = tp_analysis.ledger_values(tp_analysis.load())   # PyTorch's count (tp-13)
         files["claims.json"] = to_json(claims(results, counted))
-    # The longest to draw first, so that none is left to draw alone at the end: the figures
-    # of two panels (the measured ones among them), then those of one.
     drawings = [("fig_measured.svg", figure_measured, analysis.figure_data(analysis.load())),
                 ("fig_tp_measured.svg", figure_tp_measured,
                  tp_analysis.figure_data(tp_analysis.load()))]
     drawings += [(name, draw, results) for name, draw in FIGURES.items()]
-    drawings.sort(key=lambda drawing: -drawing[1].panels)
-    drawn = all_variants([(draw, data) for _, draw, data in drawings], cached=cached,
-                         workers=workers)
+    drawn = [variants(draw, data) for _, draw, data in drawings]
     for (name, _, _), texts in zip(drawings, drawn):
         point, comma = texts["."], texts[","]
         files[name] = point
@@ -118,13 +109,6 @@ def parameter_help() -> str:
     return "\n".join(f"  {name} (default {readable(DEFAULTS[name])}): {RANGES[name]}" for name in SPECS)
 
 
-def usable_cores() -> int:
-    """The number of cores this process may run on (its affinity where the system says)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def main(argv=None) -> int:
     """Command line: regenerate data/, check it, or write a variant elsewhere."""
     root = pathlib.Path(__file__).resolve().parent
@@ -132,9 +116,7 @@ def main(argv=None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Regenerate the book's canonical data: data/results.json, data/claims.json "
                     "and the SVG figures, written atomically.",
-        epilog="Figures drawn before from the same sources and data are read from "
-               "_build/figure-cache (BOOK_FIGURE_CACHE=off draws all; --check always does).\n\n"
-               "parameters (for --set NAME=VALUE):\n" + parameter_help())
+        epilog="parameters (for --set NAME=VALUE):\n" + parameter_help())
     parser.add_argument("--check", action="store_true",
                         help="regenerate in memory what the output directory holds (the "
                              "defaults, or a variant with the values its results.json records), "
@@ -158,8 +140,7 @@ def main(argv=None) -> int:
         results = run(**overrides)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
-    # A check draws every figure afresh; the figures are drawn on the cores this process may use.
-    files = artefacts(results, cached=not args.check, workers=usable_cores())
+    files = artefacts(results)
     if args.check:
         problems = drift(args.out, files)
         for problem in problems:
@@ -181,29 +162,5 @@ def main(argv=None) -> int:
     return 0
 
 
-def without_3d_axes() -> None:
-    """Keep matplotlib from importing mplot3d's 3-D axes as it loads its projections (0.04 s,
-    a twentieth of what this process spends before it draws): no figure of the book is 3-D.
-    matplotlib then says, as a warning, that the 3-D projection is unavailable; that warning
-    alone is silenced. Only for a process whose whole work is the command line: a notebook's
-    kernel, which imports figures.py too, may draw in 3-D."""
-    sys.modules.setdefault("mpl_toolkits.mplot3d", None)
-    warnings.filterwarnings("ignore", message="Unable to import Axes3D", category=UserWarning)
-
-
-def command(argv=None) -> int:
-    """``main`` as the whole work of a process (``python experiment.py``): what it imported is
-    frozen out of the garbage collector first, so that the collector's passes while drawing
-    skip it and the forked helpers do not copy its pages by touching it, and what it made is
-    frozen at the end, so that the collector's last pass as Python exits (about 0.1 s) does
-    not walk it; the system frees the memory when the process ends. And the process imports no
-    3-D axes (``without_3d_axes``)."""
-    without_3d_axes()
-    gc.freeze()
-    code = main(argv)
-    gc.freeze()
-    return code
-
-
 if __name__ == "__main__":
-    sys.exit(command())
+    sys.exit(main())

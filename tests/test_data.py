@@ -7,8 +7,6 @@ import pathlib
 import re
 import subprocess
 import sys
-import time
-import types
 
 import pytest
 
@@ -83,7 +81,7 @@ def test_committed_data_is_what_the_code_generates_and_check_mode_sees_drift(tmp
     assert "drift in 2 file(s)" in result.stdout, result.stdout
     # A copy of the defaults elsewhere is written again by the command for that folder;
     # `make data` would rewrite data/, not it.
-    assert f"the defaults, drift in 2 file(s)" in result.stdout
+    assert "the defaults, drift in 2 file(s)" in result.stdout
     assert f"write it again with `python experiment.py --out {out}`" in result.stdout
     assert "make data" not in result.stdout
     assert snapshot(out) == before
@@ -92,7 +90,7 @@ def test_committed_data_is_what_the_code_generates_and_check_mode_sees_drift(tmp
 def test_overrides_go_elsewhere_and_are_validated(tmp_path):
     result = cli("--out", str(tmp_path), "--set", "c_ms=1", "--set", "q=8")
     assert result.returncode == 0, result.stderr
-    assert result.stderr == "", "a regeneration warns of nothing (regenerate.without_3d_axes)"
+    assert result.stderr == "", "a regeneration warns of nothing"
     params = json.loads((tmp_path / "results.json").read_text())["parameters"]
     assert params["c_ms"] == 1 and params["q"] == 8
     assert not (tmp_path / "claims.json").exists()  # the claims concern the article's own parameters
@@ -235,154 +233,6 @@ def test_decimal_comma_figures_use_the_comma_in_their_tick_labels():
     assert not any("." in label for label in labels["fig_tp_efficiency.decimal-comma.svg"])
 
 
-@pytest.fixture
-def figure_cache(tmp_path, monkeypatch):
-    """A figure cache of its own, in a temporary folder."""
-    monkeypatch.setenv("BOOK_FIGURE_CACHE", str(tmp_path / "cache"))
-    figures._cache_folder.cache_clear()
-    yield tmp_path / "cache"
-    figures._cache_folder.cache_clear()
-
-
-def test_a_cached_figure_is_the_figure_drawn_afresh(figure_cache):
-    """A figure read from the cache is byte for byte the one drawn without it, and other data
-    or another decimal mark is another entry."""
-    results = experiment.run()
-    fresh = figures.figure_versus_c(results, ".", cached=False)
-    assert figures.figure_versus_c(results, ".") == fresh       # drawn, then stored
-    assert figures.figure_versus_c(results, ".") == fresh       # read back
-    assert len(list(figure_cache.glob("*.svg"))) == 1
-    other = experiment.run(c_ms=1.0)
-    assert figures.figure_versus_c(other, ".") == figures.figure_versus_c(other, ".", cached=False)
-    figures.figure_versus_c(results, ",")
-    assert len(list(figure_cache.glob("*.svg"))) == 3
-
-
-def test_the_check_draws_every_figure_afresh(figure_cache, capsys):
-    """--check never reads the cache: with every entry spoiled, writing reads the spoiled
-    figures back (so the entries are the ones used), while the check still finds data/ up to
-    date, drawn afresh."""
-    results = experiment.run()
-    cached = regenerate.artefacts(results)
-    for entry in figure_cache.glob("*.svg"):
-        entry.write_text("<svg>spoiled</svg>", encoding="utf-8")
-    spoiled = regenerate.artefacts(results)
-    assert {text for name, text in spoiled.items() if name.endswith(".svg")} == \
-        {"<svg>spoiled</svg>"}
-    assert regenerate.main(["--check"]) == 0
-    assert "up to date" in capsys.readouterr().out
-
-
-def test_an_installed_copy_or_a_cache_turned_off_draws_every_time(monkeypatch):
-    monkeypatch.setenv("BOOK_FIGURE_CACHE", "off")
-    figures._cache_folder.cache_clear()
-    try:
-        assert figures._cache_entry(figures.figure_versus_c, {}, ".") is None
-    finally:
-        figures._cache_folder.cache_clear()
-
-
-def test_both_marks_from_one_drawing_are_the_figures_drawn_each_on_its_own():
-    """regenerate.py draws each figure once and puts the comma's glyph in the point's
-    (figures._with_comma); every variant it gets so is byte for byte the figure drawn afresh
-    with that mark alone, and the figures drawn in two processes are the ones drawn here."""
-    results = experiment.run()
-    jobs = [(draw, results) for draw in figures.FIGURES.values()]
-    together = figures.all_variants(jobs, cached=False)
-    for (draw, _), texts in zip(jobs, together):
-        for mark in figures.DECIMAL_MARKS:
-            assert texts[mark] == draw(results, mark, cached=False), (draw.__name__, mark)
-    assert figures.all_variants(jobs, cached=False, workers=2) == together
-
-
-@figures.figure
-def _figure_drawn_in_turn(results: dict, fig, ax) -> None:
-    """Drawn by the process that called all_variants (``results["caller"]``), it waits until
-    a helper has taken the other job; drawn by that helper, it raises, as a bug would."""
-    marker = pathlib.Path(results["marker"])
-    if os.getpid() != results["caller"]:
-        marker.touch()
-        if results.get("dies"):
-            os._exit(3)
-        raise ValueError("this figure cannot be drawn")
-    for _ in range(600):
-        if marker.exists():
-            break
-        time.sleep(0.1)
-    ax.plot([0, 1], [0, 1])
-
-
-def test_a_figure_that_fails_in_a_helper_fails_the_regeneration(tmp_path):
-    """Two figures on two processes: this one draws the first until the forked helper has
-    taken the second, which raises there; the call fails with the helper's own error."""
-    data = {"caller": os.getpid(), "marker": str(tmp_path / "taken")}
-    with pytest.raises(ValueError, match="this figure cannot be drawn"):
-        figures.all_variants([(_figure_drawn_in_turn, data)] * 2, cached=False, workers=2)
-    assert (tmp_path / "taken").exists(), "the helper drew the second figure"
-
-
-def test_a_helper_that_dies_fails_the_regeneration_saying_so(tmp_path):
-    """A helper that ends without sending what it drew (killed, or out of memory) fails the
-    call with its exit code, rather than leaving its figures out."""
-    data = {"caller": os.getpid(), "marker": str(tmp_path / "taken"), "dies": True}
-    with pytest.raises(RuntimeError, match=r"exit code 3\) before sending what it drew"):
-        figures.all_variants([(_figure_drawn_in_turn, data)] * 2, cached=False, workers=2)
-
-
-def _counting_draws(monkeypatch) -> list:
-    """The figures matplotlib draws from now on, one entry per drawing (the marks' glyphs,
-    which figures.py draws once per process, drawn before)."""
-    from matplotlib.figure import Figure
-    figures._mark_glyphs()
-    draws = []
-    drawing = Figure.draw
-    monkeypatch.setattr(Figure, "draw", lambda fig, renderer: (draws.append(fig),
-                                                               drawing(fig, renderer))[1])
-    return draws
-
-
-def test_each_figure_is_drawn_once(monkeypatch):
-    """Laid out once, drawn once: a figure whose two marks give two files gets the comma's
-    from the point's drawing (``figures._with_comma``), one whose texts have no decimal point
-    gives one file. (matplotlib's savefig draws a figure that has any layout engine, even the
-    "none" placeholder, once more before drawing it into the file.)"""
-    draws = _counting_draws(monkeypatch)
-    results = experiment.run()
-    files = 0
-    for draw in figures.FIGURES.values():
-        draws.clear()
-        texts = figures.variants(draw, results, cached=False)
-        files += len(set(texts.values()))
-        assert len(draws) == 1, draw.__name__
-    assert files > len(figures.FIGURES), "some figures give a comma's file"
-
-
-@figures.figure
-def _figure_with_other_points(data: dict, fig, ax) -> None:
-    """A figure whose texts write a point that is no decimal mark, a comma, mathtext, or a
-    decimal point in another font, beside the decimal points of its ticks."""
-    ax.plot([0, 1.5], [0, 1])
-    ax.set_xlabel(data["label"], family=data.get("family"))
-
-
-@pytest.mark.parametrize("label, family", [("e.g. 1.5", None), ("1,000 runs", None),
-                                           ("$x$ = 1.5", None), ("x = 1.5", "DejaVu Serif"),
-                                           ("x = 0.5\ny = 1.5", None)])
-def test_a_figure_whose_points_are_not_all_decimal_marks_is_drawn_again_for_the_comma(
-        monkeypatch, label, family):
-    """Where a text of the figure writes a point that is no decimal mark, a comma, mathtext, a
-    decimal point in another font or on one of several lines (a comma reaches lower than a
-    point, and moves the lines), putting the comma's glyph in the point's would not give the
-    figure drawn with the comma: it is drawn again (two drawings), and each file is the figure
-    drawn with its mark alone."""
-    draws = _counting_draws(monkeypatch)
-    data = {"label": label, "family": family}
-    texts = figures.variants(_figure_with_other_points, data, cached=False)
-    assert len(draws) == 2
-    for mark in figures.DECIMAL_MARKS:
-        assert texts[mark] == _figure_with_other_points(data, mark, cached=False)
-
-
 def test_log_axes_write_their_powers_as_text():
     """The log axes' tick labels are plain text (matplotlib's mathtext parser is the slowest
     part of drawing them): 10⁻¹ … 10¹ on B's axis, 2⁰ … 2¹⁰ on Amdahl's N, and no label in
@@ -467,31 +317,13 @@ def test_a_figure_keeps_its_ids_when_matplotlib_hashes_them_otherwise():
     assert ids(here) and not ids(here) & ids(drawn("b"))
 
 
-def test_the_glyphs_are_swapped_only_where_the_font_sets_both_marks_alike(monkeypatch):
-    """figures._mark_glyphs reads matplotlib's own layout of a digit beside each mark: where
-    the comma would move the digit after it (a font that kerns ",5" otherwise than ".5"), no
-    glyph is swapped and every comma's file is drawn."""
-    import matplotlib._text_helpers
-
-    assert figures._mark_glyphs.__wrapped__() is not None, "DejaVu Sans sets both marks alike"
-    layout = matplotlib._text_helpers.layout
-
-    def kerned(string, font, **options):   # the digit after a comma half a pixel further on
-        for item in layout(string, font, **options):
-            shift = 0.5 if string.startswith(",") and item.char != "," else 0
-            yield types.SimpleNamespace(x=item.x + shift, char=item.char)
-    monkeypatch.setattr(matplotlib._text_helpers, "layout", kerned)
-    assert figures._mark_glyphs.__wrapped__() is None
-
-
 def test_an_axis_offset_is_kept_with_the_comma():
     """A tick formatter relabelled for the comma (figures._relabelled) keeps the axis's offset
     ("+1e5" above values near 100 000), as the point's drawing writes it."""
     @figures.figure
     def near_100_000(data, fig, ax):
         ax.plot([0, 1], [100000.1, 100000.5])
-        ax.set_xlabel("e.g. 0.5")   # no glyph swap: the comma's file is drawn
 
     for mark in figures.DECIMAL_MARKS:
-        comments = re.findall(r"<!-- (.*?) -->", near_100_000({}, mark, cached=False))
+        comments = re.findall(r"<!-- (.*?) -->", near_100_000({}, mark))
         assert "+1e5" in comments, (mark, comments)
