@@ -32,9 +32,8 @@ $(READY): requirements.txt pyproject.toml
 	touch $(READY)
 
 LAB_READY := $(VENV)/.lab-installed
-$(LAB_READY): requirements-lab.txt tools/lean-imports.pth $(READY)
+$(LAB_READY): requirements-lab.txt $(READY)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lab.txt -c requirements.txt
-	cp tools/lean-imports.pth "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/"
 	touch $(LAB_READY)
 
 ## book: build the four editions into _build/html (landing page: _build/html/index.html), with

@@ -2,37 +2,21 @@
 
 ``make test`` runs the unit tests and nbval in one session on three xdist workers, each taking
 whatever comes next (NotebookScheduling below). nbval starts one kernel per notebook, several at
-once: the kernels use private Unix sockets (tools/kernels.py), so they cannot race for a TCP port,
-and each is forked from a warm process of the worker's (its zygote, tools/kernels.py).
+once: the kernels use private Unix sockets (kernel_sockets.py, named by the kernel specification
+that JUPYTER_PATH finds first from here on), so they cannot race for a TCP port.
 """
+import os
 import pathlib
-import pprint
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tools"))
 
-import nbval.kernel  # noqa: E402
 import pytest  # noqa: E402
-from kernels import ForkedKernelManager  # noqa: E402
 from xdist.scheduler import LoadScopeScheduling  # noqa: E402
 
-nbval.kernel.KernelManager = ForkedKernelManager
+from kernel_sockets import with_private_kernels  # noqa: E402
 
-
-class _Pretty:
-    """``pprint.pformat(value)`` written only if it is written at all: nbval logs every kernel
-    message at debug level as ``logger.debug("...", pformat(msg))``, which formats each message
-    before logging decides to drop it (about 0.7 ms each, some four CPU-seconds over the
-    notebooks)."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def __str__(self) -> str:
-        return pprint.pformat(self.value)
-
-
-nbval.kernel.pformat = _Pretty
+os.environ.update(with_private_kernels(os.environ))
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -61,6 +45,8 @@ class NotebookScheduling(LoadScopeScheduling):
     it left; so do the tests of each of ONE_WORKER_FILES. The largest units (the notebooks, by
     their number of cells) are handed out first."""
 
+    # Overrides a private method: xdist's public grouping (--dist loadgroup) has stopped
+    # grouping with pytest 9.2 (https://github.com/pytest-dev/pytest-xdist/issues/1386).
     def _split_scope(self, nodeid: str) -> str:
         path = nodeid.split("::", 1)[0]
         return path if path.endswith(".ipynb") or path in ONE_WORKER_FILES else nodeid

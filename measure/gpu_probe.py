@@ -36,7 +36,7 @@ def medians(samples: dict) -> dict:
 def at_precision(ranks: worker.Ranks, tf32: bool) -> dict:
     """S, C, T₁ and one share of C cut n ways, at rows scaled for this precision; η_n; and C
     and a half over the article's widths at those rows."""
-    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.set_float32_matmul_precision("high" if tf32 else "highest")   # TF32 or IEEE fp32
     shapes = worker.scaled_shapes(ranks)
     whole = worker.Stage(ranks, shapes["hidden"], shapes)
     x0 = whole.s()
@@ -85,7 +85,7 @@ def main(argv=None) -> int:
                                       "min_c_ms": worker.MIN_C_MS, "timer": "CUDA events"},
                   "fp32": at_precision(ranks, tf32=False),
                   "tf32": at_precision(ranks, tf32=True)}
-        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.set_float32_matmul_precision("highest")
         if ranks.rank == 0:
             analysis.write_record(args.out, record, check=analysis.check_probe)
     finally:

@@ -123,7 +123,7 @@ class _Recorder(CommDebugMode):
         out = super().__torch_dispatch__(func, types, args, kwargs)
         if sum(self.comm_counts.values()) > before:      # CommDebugMode counted a collective
             self.collectives.append({
-                "kind": str(func._overloadpacket).split(".")[-1],
+                "kind": str(func.overloadpacket).split(".")[-1],
                 "module": self.advanced_module_tracker.name,
                 "pass": "backward" if self.advanced_module_tracker.is_bw else "forward",
                 "in_bytes": args[0].numel() * args[0].element_size(),
@@ -157,6 +157,8 @@ def totals(collectives: list) -> list:
 def fake_group(world_size: int):
     """PyTorch's single-process ``fake`` process group of ``world_size`` ranks (this process
     is rank 0): collectives are issued and counted, and transfer nothing."""
+    # The "fake" backend is registered only by this testing module; a public fake process group
+    # is proposed in https://github.com/pytorch/pytorch/pull/191634.
     from torch.testing._internal.distributed.fake_pg import FakeStore
     dist.init_process_group("fake", store=FakeStore(), rank=0, world_size=world_size)
     try:

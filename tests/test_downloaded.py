@@ -90,14 +90,13 @@ def test_a_downloaded_notebook_runs_where_the_reader_puts_it(installed, tmp_path
     notebook = folder / pathlib.Path(name).name
     shutil.copyfile(ROOT / name, notebook)
     executed = folder / "executed.ipynb"
-    # papermill's own process reads tools/kernels.py (kernels on private sockets, so that two
-    # test workers cannot race for a port); the kernel it starts sees none of the repository.
-    launch = ("import sys; sys.path.insert(0, sys.argv[1]); import papermill, kernels; "
-              "papermill.execute_notebook(sys.argv[2], sys.argv[3], kernel_name='python3', "
-              "progress_bar=False, kernel_manager_class=kernels.AsyncPrivateSocketKernelManager)")
-    result = subprocess.run([installed, "-c", launch, str(ROOT / "tools"), notebook.name,
-                             executed.name], cwd=folder, capture_output=True, text=True,
-                            timeout=600)
+    # The kernel specification that conftest.py puts first on JUPYTER_PATH starts the kernel on
+    # private sockets (kernel_sockets.py, installed with the book), so that two test workers
+    # cannot race for a port; the kernel sees none of the repository.
+    launch = ("import sys, papermill; papermill.execute_notebook(sys.argv[1], sys.argv[2], "
+              "kernel_name='python3', progress_bar=False)")
+    result = subprocess.run([installed, "-c", launch, notebook.name, executed.name], cwd=folder,
+                            capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     saved = json.loads(notebook.read_text(encoding="utf-8"))
     again = json.loads(executed.read_text(encoding="utf-8"))

@@ -103,52 +103,16 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_pa
     assert printed(book) == [] and page_times(book) == before, "nothing changed, nothing redone"
 
 
-#: The first line of each program below that a fresh Python runs in the repository: it imports
-#: tools/build_book.py as a build does.
-WITH_BUILD_BOOK = "import sys; sys.path.insert(0, 'tools'); import build_book\n"
-
-
-#: tools/build_book.py run as ``python -c BUILD_AS [whole|lean] ARGS``: "whole" loads every
-#: built-in extension of Sphinx and the real requests, as Jupyter Book does; "lean" (the book's
-#: build) leaves out what the HTML does not need (build_book.only_what_the_html_needs). It
-#: prints the module of the requests.get that the build imported.
-BUILD_AS = (WITH_BUILD_BOOK +
-            "if sys.argv[1] == 'whole': build_book.only_what_the_html_needs = lambda: None\n"
-            "code = build_book.main(sys.argv[2:])\n"
-            "print('requests.get from', sys.modules['requests'].get.__module__)\n"
-            "sys.exit(code)")
-
-
 def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
     """book/_ext/parallel.py lets Sphinx read and write on two processes: the pages, figures,
-    search index and styles are then byte for byte those of a build on one. The build on two
-    starts with the templates and the theme's selectors the serial one compiled and the
-    bibliography it formatted (book/_ext/compiled_templates.py, compiled_selectors.py,
-    formatted_citations.py), the serial one with none. And
-    the serial one loads all of Sphinx's built-in extensions and the real requests, the one on
-    two only what the HTML needs (build_book.only_what_the_html_needs), which imports no HTTP
-    client: the same pages either way."""
-    import pickle
-
+    search index and styles are then byte for byte those of a build on one."""
     files = {}
     for jobs in ("1", "2"):
         book = small_book(tmp_path / f"jobs-{jobs}")
-        if jobs == "2":
-            for kept in ("jinja-cache", "selector-cache", "citation-cache"):
-                cache = pathlib.Path("_build") / "doctrees" / kept
-                shutil.copytree(tmp_path / "jobs-1" / "book" / cache, book / cache)
-            assert len(list((book / "_build" / "doctrees" / "jinja-cache").iterdir())) > 20
-            selectors, = (book / "_build" / "doctrees" / "selector-cache").iterdir()
-            assert {key[0] for key in pickle.loads(selectors.read_bytes())} >= {"li", ".toc-h1"}
-            citations, = (book / "_build" / "doctrees" / "citation-cache").iterdir()
-            assert {key[4] for key in pickle.loads(citations.read_bytes())} >= {"flynn1972some"}
-        loads = "whole" if jobs == "1" else "lean"
-        result = subprocess.run([sys.executable, "-c", BUILD_AS, loads, "--html-only", "en"],
+        result = subprocess.run([sys.executable, "tools/build_book.py", "--html-only", "en"],
                                 cwd=book, capture_output=True, text=True, timeout=900,
                                 env=dict(os.environ, BOOK_SPHINX_JOBS=jobs))
         assert result.returncode == 0, result.stdout + result.stderr
-        assert f"requests.get from {'requests.api' if loads == 'whole' else 'build_book'}" \
-            in result.stdout, result.stdout
         assert "build_book.py" in archived(book, "Makefile"), "an HTML-only build writes the source archive too"
         site = book / "_build" / "html" / "en"
         files[jobs] = {str(path.relative_to(site)): path.read_bytes() for path in site.rglob("*")
@@ -221,33 +185,6 @@ def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
     assert 'alt="Line chart' in page.read_text(encoding="utf-8")
 
 
-def first_line_and_rest(code: str) -> tuple:
-    """What ``code`` prints, run by a fresh Python in the repository: its first line, the rest."""
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    first, rest = result.stdout.split("\n", 1)
-    return first, rest
-
-
-@pytest.mark.parametrize("client", ["NotebookClientCache", "NotebookClientDirect",
-                                    "NotebookClientInline"])
-def test_the_build_loads_no_executing_client_and_refuses_to_execute(client):
-    """tools/build_book.py builds without MyST-NB's executing clients (they import jupyter_cache
-    and sqlalchemy, or nbclient, about 0.4 s at the start of every build); a build configured to
-    execute (from the cache, each time, or in the build's own kernel) would fail naming why, not
-    run without them."""
-    code = (WITH_BUILD_BOOK +
-            "build_book.skip_execution()\n"
-            "import myst_nb.sphinx_ext, myst_nb.core.execute as execute\n"
-            "print(*(name in sys.modules for name in ('jupyter_cache', 'sqlalchemy', 'nbclient')))\n"
-            f"try:\n    execute.{client}(None, None, None)\n"
-            "except RuntimeError as error:\n    print(error)\n")
-    loaded, refused = first_line_and_rest(code)
-    assert loaded == "False False False"
-    assert 'execute_notebooks: "off"' in refused
-
-
 def test_the_build_excludes_what_its_table_of_contents_leaves_out_as_jupyter_book_would(tmp_path):
     """build_book.outside_the_toc stands in for sphinx_external_toc's exclude_missing, which
     globbed the whole checkout: in a tree holding pages of the English table of contents, stray
@@ -316,75 +253,3 @@ def test_pyodides_compiled_standard_library_is_made_once_per_pyodide_and_script(
     second = build_book.compiled_stdlib()
     assert len(runs) == 2 and second != first and not first.exists()
     assert [p.name for p in second.parent.iterdir()] == [second.name]
-
-
-def test_the_build_imports_no_http_client_and_fetches_nothing():
-    """tools/build_book.py's builds import no HTTP client (requests and urllib3 took a fifth of
-    a second of each): what Sphinx and the theme import as requests is a stand-in that refuses
-    to fetch, naming the address, so that a page with a remote image fails its build."""
-    code = (WITH_BUILD_BOOK +
-            "build_book.only_what_the_html_needs()\n"
-            "import pydata_sphinx_theme\n"
-            "from sphinx.util import requests\n"
-            "print('urllib3' in sys.modules)\n"
-            "try:\n    requests.get('https://example.org/figure.png', timeout=5)\n"
-            "except RuntimeError as error:\n    print(error)\n")
-    imported, refused = first_line_and_rest(code)
-    assert imported == "False"
-    assert "fetches nothing: put https://example.org/figure.png in the book's files" in refused
-
-
-def test_the_build_imports_no_kernel_and_what_stands_in_for_one_refuses():
-    """MyST-NB and Jupyter Book import IPython's display and jupyter_client's kernel specs as they
-    load, and call them only in a kernel or on Jupyter Book's command line: a build imports
-    stand-ins that refuse (build_book.KERNEL_ONLY), neither IPython's shell nor jupyter_client,
-    and IPython's lexers, which a page's coloured output is highlighted with, still import."""
-    code = (WITH_BUILD_BOOK +
-            "build_book.skip_execution()\n"
-            "build_book.only_what_the_html_needs()\n"
-            "import jupyter_book.sphinx, myst_nb.sphinx_ext, myst_nb.core.lexers\n"
-            "print(*(name in sys.modules for name in ('IPython.core.interactiveshell', "
-            "'jupyter_client', 'zmq', 'IPython.lib.lexers')))\n"
-            "from myst_nb.ext.glue import ipy_display\n"
-            "from jupyter_book.utils import find_kernel_specs\n"
-            "for call in (ipy_display, find_kernel_specs):\n"
-            "    try:\n        call()\n"
-            "    except RuntimeError as error:\n        print(error)\n")
-    imported, refused = first_line_and_rest(code)
-    assert imported == "False False False True"
-    assert refused.count("tools/build_book.py starts neither") == 2, refused
-    assert "IPython.display.display" in refused and "find_kernel_specs" in refused
-
-
-def test_myst_nbs_entry_points_come_from_the_builds_one_reading():
-    """MyST-NB reads its renderers' entry points through the importlib_metadata backport: in a
-    build that is the standard library's module, whose entry points the build read once
-    (build_book.one_scan_of_entry_points), so MyST-NB's lookup reads no package's metadata."""
-    code = (WITH_BUILD_BOOK +
-            "build_book.one_scan_of_entry_points()\n"
-            "import importlib.metadata, importlib_metadata, myst_nb.core.render as render\n"
-            "print(importlib_metadata is importlib.metadata, "
-            "render.entry_points is importlib.metadata.entry_points)\n"
-            "print(*sorted(e.name for e in render.entry_points(group='pygments.lexers')))\n")
-    same, lexers = first_line_and_rest(code)
-    assert same == "True True"
-    assert "myst-ansi" in lexers.split(), lexers   # MyST-NB's own lexer, found all the same
-
-
-def test_the_build_reads_its_yaml_as_yaml_safe_load_does():
-    """build_book.read_yaml (libyaml's parser, which the build also gives Jupyter Book and its
-    table of contents) reads the book's configuration, its table of contents, each edition's
-    as the build writes it, and Jupyter Book's default configuration as PyYAML's own
-    safe_load does."""
-    import jupyter_book
-    import yaml
-    from build_book import EDITIONS, edition_toc, read_yaml
-
-    assert hasattr(yaml, "CSafeLoader"), "this PyYAML has no libyaml: read_yaml reads as safe_load"
-    texts = [(ROOT / name).read_text(encoding="utf-8") for name in ("_config.yml", "_toc.yml")]
-    texts.append((pathlib.Path(jupyter_book.__file__).parent / "default_config.yml").read_text(
-        encoding="utf-8"))
-    texts += [yaml.safe_dump(edition_toc(lang), allow_unicode=True, sort_keys=False)
-              for lang in EDITIONS]
-    for text in texts:
-        assert read_yaml(text) == yaml.load(text, Loader=yaml.SafeLoader)

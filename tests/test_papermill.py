@@ -11,10 +11,8 @@ import nbformat
 import papermill
 import pytest
 
-import experiment
 import panel
 
-from kernels import AsyncForkedKernelManager
 from present import LANGUAGES, number
 from words import edition
 from prose import glued
@@ -25,8 +23,7 @@ from test_notebooks import DEFAULTS_OF, PAGES, ROOT, SECTIONS, article_of, rel
 def run_notebook(path, tmp_path, **parameters):
     out = tmp_path / path.name
     papermill.execute_notebook(str(path), str(out), parameters=parameters, cwd=str(path.parent),
-                               kernel_name="python3", progress_bar=False, log_output=False,
-                               kernel_manager_class=AsyncForkedKernelManager)
+                               kernel_name="python3", progress_bar=False, log_output=False)
     return nbformat.read(out, as_version=4)
 
 
@@ -194,7 +191,7 @@ def test_papermill_runs_a_notebook_from_any_folder(tmp_path, monkeypatch):
     path = ROOT / "notebooks" / "it" / "split-03-ledger.ipynb"
     out = tmp_path / "copy.ipynb"
     papermill.execute_notebook(str(path), str(out), kernel_name="python3", progress_bar=False,
-                               log_output=False, kernel_manager_class=AsyncForkedKernelManager)
+                               log_output=False)
     assert glued(nbformat.read(out, as_version=4))["two_ms"] == number(9.22, 6, "it")
 
 

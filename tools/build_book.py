@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import gc
 import gzip
 import hashlib
 import html
 import io
 import json
 import logging
-import mimetypes
 import multiprocessing
 import os
 import pathlib
@@ -41,12 +39,6 @@ import words  # noqa: E402
 from purge_css import purge_site  # noqa: E402
 from pdf_edition import CHROMIUM_ARGS, Printer, print_edition  # noqa: E402,F401 (site_build reads the flags)
 BUILD = ROOT / "_build"
-# File types by Python's own table, not the system's as well: myst-nb asks for an image output's
-# file extension, and the first such question read /etc/mime.types whole (a third of a second
-# of each build process's CPU). The table holds every type the book writes (png, svg, css, js,
-# html, json, zip, pdf, ipynb's json): the pages are byte for byte the same, and the PDFs but
-# for the dates every build writes into them.
-mimetypes.init(files=[])
 #: Where Debian puts Chromium's headless shell (chromium-headless-shell: Chromium without the
 #: browser's own interface layer) and full Chromium. The shell is taken where both are: the PDFs
 #: it prints render pixel for pixel as full Chromium's, and a page load costs about two fifths
@@ -160,7 +152,7 @@ def edition_toc(lang: str) -> dict:
     """_toc.yml with the English folder swapped for ``lang`` and each part captioned in
     ``lang`` (words/<lang>.toml [parts], in the order of ``PARTS``)."""
     text = (ROOT / "_toc.yml").read_text(encoding="utf-8").replace("/en/", f"/{lang}/")
-    toc = read_yaml(text)
+    toc = yaml.safe_load(text)
     if len(PARTS) != len(toc["parts"]):
         raise SystemExit(f"_toc.yml has {len(toc['parts'])} parts; words name {len(PARTS)}")
     for part, key in zip(toc["parts"], PARTS):
@@ -181,137 +173,6 @@ def quiet_word_segmenter(sphinx_language: str) -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-class NoExecution:
-    """Stands in for MyST-NB's executing clients (``NotebookClientCache``, ``NotebookClientDirect``,
-    ``NotebookClientInline``) in the book's builds: they execute no notebook
-    (``execute_notebooks: "off"``), and the real modules import jupyter_cache and sqlalchemy, or
-    nbclient and jupyter_client, about 0.4 s at the start of every build. A build configured to
-    execute fails here, naming why, rather than run without it."""
-
-    def __init__(self, *args, **kwargs):
-        raise RuntimeError("tools/build_book.py builds the book without executing notebooks "
-                           "(_config.yml: execute_notebooks: \"off\"); `jupyter-book build .` "
-                           "executes them")
-
-
-def skip_execution() -> None:
-    """Let MyST-NB import NoExecution as its executing clients (see there)."""
-    for name, client in (("cache", "NotebookClientCache"), ("direct", "NotebookClientDirect"),
-                         ("inline", "NotebookClientInline")):
-        module = type(sys)(f"myst_nb.core.execute.{name}")
-        setattr(module, client, NoExecution)
-        sys.modules.setdefault(module.__name__, module)
-
-
-def one_scan_of_entry_points() -> None:
-    """Read the installed packages' entry points once for the whole build. Sphinx finds its
-    themes by them, and pybtex and sphinxcontrib-bibtex their styles and back ends: some sixty
-    lookups per edition (47 of them for the same plain-text back end), each of which read the
-    metadata of every package in the environment again (about 6 ms each, 0.34 s in all, most of
-    it in the build's main process, which the parallel workers wait on). The packages do not
-    change during a build, so every lookup is answered from one reading, selected as
-    ``importlib.metadata.entry_points`` would. MyST-NB imports the importlib_metadata backport
-    for its renderers' entry points (0.06 s to import, and a reading of its own): in a build
-    it is the standard library's module, which Python 3.10 and later give the same
-    ``entry_points``. Called before Sphinx, MyST-NB and pybtex are imported, since they bind
-    the function as they load."""
-    import importlib.metadata
-
-    every = importlib.metadata.entry_points()
-    importlib.metadata.entry_points = lambda **selection: every.select(**selection)
-    sys.modules.setdefault("importlib_metadata", importlib.metadata)
-
-
-#: Sphinx's built-in extensions that building this book's HTML never uses, which Sphinx would
-#: load as it starts: the link checker (it imports requests and urllib3) and the builders of
-#: EPUB, manual pages, Texinfo and XML. The builders whose settings Jupyter Book passes (LaTeX)
-#: or that the HTML build reads (gettext's, for its translated interface) stay, and so do the
-#: domains (the search index names their versions). tests/test_incremental.py checks that the
-#: pages are those of a build with all of them.
-UNUSED_BUILTINS = ("sphinx.builders.linkcheck", "sphinx.builders.epub3", "sphinx.builders.manpage",
-                   "sphinx.builders.texinfo", "sphinx.builders.xml")
-
-
-def nothing_fetched(url: str, **options):
-    """Stands in for ``requests.get`` and ``head`` in the book's builds (and Sphinx's wrappers
-    of them, ``sphinx.util.requests``): the book is read offline and its build fetches nothing,
-    yet Sphinx (for remote images) and pydata-sphinx-theme (for a version switcher's list)
-    import requests and urllib3 as they load, about a fifth of a second of every build. A page
-    with a remote image fails the build (Sphinx warns that it could not fetch it), naming this."""
-    raise RuntimeError(f"tools/build_book.py fetches nothing: put {url} in the book's files")
-
-
-class NotFetched(OSError):
-    """The errors of the stand-in for requests (``requests.exceptions``' names)."""
-
-
-#: What MyST-NB and Jupyter Book import as they load but call only outside a build, with the
-#: names they import: IPython's ``display`` (MyST-NB's ``glue``, which runs in a kernel; IPython
-#: itself imports its whole shell, 0.08 s) and jupyter_client's ``find_kernel_specs`` (`jupyter-book
-#: create`; the module imports ZeroMQ's, 0.11 s).
-KERNEL_ONLY = {"IPython.display": "display", "jupyter_client.kernelspec": "find_kernel_specs"}
-
-
-def kernel_only(name: str):
-    """A stand-in for ``name``, which a build never calls: it refuses, naming why."""
-    def refuse(*args, **kwargs):
-        raise RuntimeError(f"{name} is for a kernel or Jupyter Book's command line: "
-                           "tools/build_book.py starts neither")
-    return refuse
-
-
-def only_what_the_html_needs() -> None:
-    """Leave UNUSED_BUILTINS out of the extensions that Sphinx loads as it starts, let it and
-    the theme import nothing_fetched as requests, and MyST-NB and Jupyter Book import KERNEL_ONLY
-    as stand-ins (see there), and read YAML by libyaml (``yaml_read_by_libyaml``). IPython
-    stays a package: a module of it that a page does use (the lexer of a notebook's coloured
-    output, which Pygments finds by its entry point) is imported as it would be, without
-    IPython's shell. Called before Sphinx is imported."""
-    import importlib.machinery
-    import importlib.util
-
-    yaml_read_by_libyaml()
-    import sphinx.application
-
-    sphinx.application.builtin_extensions = tuple(
-        name for name in sphinx.application.builtin_extensions if name not in UNUSED_BUILTINS)
-    errors = type(sys)("requests.exceptions")
-    errors.RequestException = errors.ConnectionError = errors.HTTPError = \
-        errors.RetryError = NotFetched
-    for name in ("requests", "sphinx.util.requests"):
-        client = type(sys)(name)
-        client.get = client.head = nothing_fetched
-        client.exceptions = errors
-        sys.modules.setdefault(name, client)
-    sys.modules.setdefault(errors.__name__, errors)
-    for name, function in KERNEL_ONLY.items():
-        module = type(sys)(name)
-        setattr(module, function, kernel_only(f"{name}.{function}"))
-        sys.modules.setdefault(name, module)
-    ipython = importlib.util.find_spec("IPython")
-    if ipython is not None and "IPython" not in sys.modules:
-        package = importlib.util.module_from_spec(importlib.machinery.ModuleSpec(
-            "IPython", None, is_package=True))
-        package.__path__ = list(ipython.submodule_search_locations)
-        package.display = sys.modules["IPython.display"]
-        sys.modules["IPython"] = package
-
-
-def read_yaml(text: str):
-    """What ``yaml.safe_load`` reads in ``text``, read by libyaml's parser where PyYAML has it
-    (its CSafeLoader: the same safe constructor and resolver, the parsing in C): the build's
-    configuration and tables of contents in a tenth of the time (3 against 27 ms in all)."""
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
-def yaml_read_by_libyaml() -> None:
-    """Have Jupyter Book, its table of contents and MyST (a page's front matter, a directive's
-    options) read YAML with ``read_yaml`` (they call ``yaml.safe_load``). tests/test_incremental.py
-    checks that it reads the book's configuration and tables of contents as ``yaml.safe_load``
-    does, and that a build of a few pages without it writes the same pages."""
-    yaml.safe_load = read_yaml
-
-
 def sphinx_jobs(editions_at_once: int) -> int:
     """How many processes each edition's Sphinx build reads and writes with (book/_ext/parallel.py):
     its share of the cores this process may use, the editions built at once sharing them, and
@@ -327,23 +188,8 @@ def sphinx_jobs(editions_at_once: int) -> int:
     return share + 1 if share > 1 else 1
 
 
-#: The modules jsonschema checks string formats with, where they are installed (its _format.py).
-#: (idna, which it also uses, is left: requests needs it where a build loads the link checker.)
-FORMAT_CHECKERS = ("rfc3987_syntax", "rfc3987", "rfc3986_validator", "rfc3339_validator", "fqdn",
-                   "webcolors", "jsonpointer", "uri_template", "isoduration")
-
-
 def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes."""
-    # jsonschema, which Jupyter Book's configuration check imports, loads the checkers of string
-    # formats that are installed (JupyterLab's jupyter-events asks for them): rfc3987_syntax
-    # compiles a grammar of IRIs for about 3 s on import, the others took 45 ms of each build.
-    # The book's configuration holds no string of those formats for them to check.
-    for checker in FORMAT_CHECKERS:
-        sys.modules.setdefault(checker, None)
-    skip_execution()
-    one_scan_of_entry_points()
-    only_what_the_html_needs()
     from jupyter_book.sphinx import build_sphinx
 
     own = EDITIONS[lang]["edition"]
@@ -354,7 +200,7 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     toc_path = work / f"_toc_{lang}.yml"
     toc_path.write_text(yaml.safe_dump(toc, allow_unicode=True, sort_keys=False),
                         encoding="utf-8")
-    config = read_yaml((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config["exclude_patterns"] += [f"{folder}/{other}/**" for other in EDITIONS if other != lang
                                    for folder in ("notebooks", "book")]
     # Only the table of contents' pages are built: the rest are excluded here (outside_the_toc),
@@ -406,33 +252,6 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
     finally:
         if printer is not None:
             printer.close()
-
-
-def build_edition_then_end(lang: str, **options) -> None:
-    """``build_edition`` in a process that ends after it (a worker of main's pool), with
-    ``fewer_collections``, its objects then frozen out of the garbage collector: the
-    collector's last pass as Python exits would otherwise walk every object Sphinx and its
-    extensions made, about 0.4 s of each build; the system frees the memory when the process
-    ends."""
-    fewer_collections()
-    build_edition(lang, **options)
-    gc.freeze()
-
-
-#: The garbage collector's thresholds in a build's processes (Python's are 700, 10, 10): a pass
-#: over the youngest objects after 100 000 more allocations than frees instead of 700, over the
-#: middle generation after 50 such passes instead of 10, and over the oldest after 50 of the
-#: middle's instead of 10.
-FEWER_COLLECTIONS = (100_000, 50, 50)
-
-
-def fewer_collections() -> None:
-    """Let the garbage collector pass less often (FEWER_COLLECTIONS). A build makes millions of
-    objects that live until it ends (the modules it imports, Sphinx's environment, the pages'
-    doctrees), so most passes walked objects still in use: with these thresholds a one-page
-    rebuild took 1.42 against 1.49 s (four pairs) and one edition from scratch 7.4 against 7.8
-    s, its largest process the same 146 MB."""
-    gc.set_threshold(*FEWER_COLLECTIONS)
 
 
 #: The suffixes Sphinx reads sources by in this book: its own .rst and MyST-NB's .md and .ipynb.
@@ -606,17 +425,11 @@ def publish_data() -> None:
 def main(argv: list) -> int:
     """``build_book.py [--html-only] [LANG ...]``: the editions named (default: all four);
     ``--html-only`` skips the one-page build and its PDF (``make check``)."""
-    fewer_collections()
     html_only = "--html-only" in argv
     langs = [a for a in argv if a != "--html-only"] or list(EDITIONS)
     for lang in langs:
         if lang not in EDITIONS:
             raise SystemExit(f"unknown edition {lang!r}; choose from {', '.join(EDITIONS)}")
-    # The source archive depends on the sources alone: a process forked before anything else
-    # starts writes it beside the build (a fifth of a second of CPU, on the core that a one-page
-    # build leaves idle; written while Chromium printed, it slowed the printer's thread).
-    archive = multiprocessing.get_context("fork").Process(target=publish_source)
-    archive.start()
     # Pyodide's compiled standard library (Node.js, once per Pyodide) is made beside the build.
     stdlib = ThreadPoolExecutor(max_workers=1).submit(compiled_stdlib) if has_pyodide() else None
     # One process per edition: Sphinx caches translation catalogues per process, so a second
@@ -627,11 +440,9 @@ def main(argv: list) -> int:
     else:
         with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
-            list(pool.map(functools.partial(build_edition_then_end, html_only=html_only,
+            list(pool.map(functools.partial(build_edition, html_only=html_only,
                                             jobs=sphinx_jobs(2)), langs))
-    archive.join()
-    if archive.exitcode:
-        raise SystemExit(f"the source archive was not written (exit code {archive.exitcode})")
+    publish_source()
     landing()
     publish_data()
     if stdlib is not None:
@@ -643,7 +454,6 @@ def main(argv: list) -> int:
               f"{PYODIDE.parent} (npm ci --prefix tools/pyodide; make book runs it where npm is)",
               file=sys.stderr)
     print(f"built {', '.join(langs)} into {BUILD / 'html'}")
-    gc.freeze()   # this process ends here: see build_edition_then_end
     return 0
 
 

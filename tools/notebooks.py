@@ -35,6 +35,7 @@ import functools
 import hashlib
 import json
 import multiprocessing
+import os
 import pathlib
 import re
 import sys
@@ -393,13 +394,13 @@ def with_saved_outputs(new, saved) -> nbformat.NotebookNode:
 
 
 def execute(nb: nbformat.NotebookNode, folder: pathlib.Path) -> nbformat.NotebookNode:
-    """Run a notebook in ``folder`` (private-socket kernels, so several can run at once, forked
-    from a warm process: tools/kernels.py)."""
+    """Run a notebook in ``folder``, in a kernel on private sockets (kernel_sockets.py), so that
+    several can run at once."""
     from nbclient import NotebookClient
-    sys.path.insert(0, str(ROOT / "tools"))
-    from kernels import AsyncForkedKernelManager
+
+    from kernel_sockets import with_private_kernels
+    os.environ.update(with_private_kernels(os.environ))
     NotebookClient(nb, kernel_name="python3", timeout=120, startup_timeout=120,
-                   kernel_manager_class=AsyncForkedKernelManager,
                    resources={"metadata": {"path": str(folder)}}).execute()
     return normalize(nb)
 
