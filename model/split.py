@@ -254,8 +254,8 @@ SOURCE_RECORD = {
     "megatron_arxiv_version": 4,             # Megatron-LM, arXiv v4 …
     "megatron_arxiv_date": "2020-03-13",     # … of 13 March 2020
     "sources_accessed": "2026-10-04",        # the article's sources were read on this day
-    "python_version": "3.14.0",              # the article's calculations
-    "matplotlib_version": "3.11.2",          # the article's figures
+    "article_python_version": "3.14.0",      # the article's calculations, not this book's
+    "article_matplotlib_version": "3.11.2",  # the article's figures, not the pin (requirements.txt)
 }
 
 SMALL_C_MS = 1.0  # the article's small job: C = 1 ms, the rest unchanged

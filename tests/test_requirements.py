@@ -35,33 +35,36 @@ def test_optional_requirements_leave_the_books_pins_alone(name):
     assert {p: (book[p], v) for p, v in extra.items() if p in book and book[p] != v} == {}
 
 
-def test_the_environment_leaves_out_rfc3987_syntax_where_jupyterlab_brings_it():
-    """tools/lean-imports.pth, copied into the environment with JupyterLab, keeps jsonschema
-    from importing rfc3987_syntax (a second of CPU in every process that imports nbformat)."""
+@pytest.mark.parametrize("name", ["requirements", "requirements-lab", "requirements-measure"])
+def test_each_lock_is_compiled_from_its_input_and_within_its_ranges(name):
+    """Each .txt says it is compiled by `make lock`, and pins every package its .in names at a
+    version the .in's range allows (the input is the short list a maintainer edits)."""
+    from packaging.requirements import Requirement
+
+    lock = (ROOT / f"{name}.txt").read_text(encoding="utf-8")
+    assert "#    make lock\n" in lock[:400], f"{name}.txt does not say it is compiled by make lock"
+    pinned = pins(f"{name}.txt")
+    for line in (ROOT / f"{name}.in").read_text(encoding="utf-8").splitlines():
+        line = line.split("#")[0].strip()
+        if not line or line.startswith("-"):
+            continue
+        wanted = Requirement(line)
+        key = re.sub(r"[-_.]+", "-", wanted.name).lower()
+        assert key in pinned, f"{name}.in names {wanted.name}, which {name}.txt does not pin"
+        assert wanted.specifier.contains(pinned[key], prereleases=True), (wanted, pinned[key])
+
+
+def test_jsonschema_leaves_rfc3987_syntax_alone_where_jupyterlab_brings_it():
+    """requirements-lab.txt pins rfc3987, so that jsonschema checks IRIs with it and never
+    imports rfc3987-syntax, whose grammar took about a second of CPU in every process that
+    imports nbformat (jsonschema issue 1428)."""
     import importlib.util
     import subprocess
     import sys
 
-    if importlib.util.find_spec("rfc3987_syntax") is None and "rfc3987_syntax" not in sys.modules:
+    if importlib.util.find_spec("rfc3987_syntax") is None:
         pytest.skip("rfc3987-syntax is not installed here (JupyterLab is not): nothing to leave out")
-    imported = subprocess.run([sys.executable, "-c", "import sys, nbformat; "
-                               "print(sys.modules.get('rfc3987_syntax', 'not imported'))"],
+    imported = subprocess.run([sys.executable, "-c", "import sys, nbformat, jsonschema; "
+                               "print('rfc3987_syntax' in sys.modules)"],
                               capture_output=True, text=True, check=True).stdout.strip()
-    assert imported == "None", f"jsonschema imported {imported} (make installs tools/lean-imports.pth)"
-
-
-def test_no_schema_installed_uses_the_formats_left_unchecked():
-    """What leaving rfc3987_syntax out costs: jsonschema then leaves the "iri" and
-    "iri-reference" formats unchecked. No JSON or YAML schema of the installed packages (those
-    of nbformat, Jupyter Book, jupyter-events and JupyterLab among them) uses either; jsonschema's
-    own metaschemas, which define them, aside."""
-    import sys
-    import sysconfig
-
-    iri = re.compile(r'"format"\s*:\s*"iri|\bformat:\s*["\']?iri')
-    roots = [pathlib.Path(sysconfig.get_paths()["purelib"]), pathlib.Path(sys.prefix) / "share" / "jupyter"]
-    users = [str(path) for root in roots if root.is_dir() for pattern in ("*.json", "*.yaml", "*.yml")
-             for path in root.rglob(pattern)
-             if "jsonschema" not in path.relative_to(root).parts[0]
-             and iri.search(path.read_text(encoding="utf-8", errors="ignore"))]
-    assert users == []
+    assert imported == "False", "jsonschema imported rfc3987_syntax (is rfc3987 installed?)"

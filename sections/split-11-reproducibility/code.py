@@ -8,8 +8,8 @@ import matplotlib
 page.glue("python_version", platform.python_version())
 page.glue("matplotlib_version", matplotlib.__version__)
 record = r["source_record"]   # what the article records about its own run and sources
-page.glue("source_python_version", record["python_version"])
-page.glue("source_matplotlib_version", record["matplotlib_version"])
+page.glue("source_python_version", record["article_python_version"])
+page.glue("source_matplotlib_version", record["article_matplotlib_version"])
 page.glue("sources_accessed", page.date(record["sources_accessed"]))
 page.glue("megatron_version", record["megatron_arxiv_version"])
 page.glue("megatron_date", page.date(record["megatron_arxiv_date"]))
