@@ -11,7 +11,7 @@ READY  := $(VENV)/.requirements-installed
 # worker and build among them (about 0.03 s each; pytest's rewritten tests likewise).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: book test check data notebooks reviewed audit bench measure measure-tp lab clean distclean
+.PHONY: book test check data notebooks reviewed audit bench measure measure-tp lab lock latest clean distclean
 
 # A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)
 # is removed here and remade below.
@@ -98,12 +98,12 @@ reviewed: $(READY)
 	$(BIN)/python tools/notebooks.py --reviewed $(SECTION)
 
 ## audit: Lighthouse (mobile, the site served gzip-compressed as GitHub Pages serves it) on four
-## pages of each edition beside the theme's near-empty page, written into README.md; after make book
+## pages of each edition beside the theme's near-empty page, written into docs/performance.md; after make book
 audit: $(READY) $(LIGHTHOUSE)
 	$(BIN)/python tools/audit.py
 
-## bench: measure speed as ratios side by side and write them into README.md (never fails on
-## a number; QUICK=1 skips the fresh-clone `make test`, whose rows keep the date they were measured)
+## bench: the times a reader or maintainer feels, against their budgets, written into
+## docs/performance.md (never fails on a number; QUICK=1 skips the fresh clones, whose rows keep their date)
 bench: $(READY)
 	$(BIN)/python tools/bench.py $(if $(QUICK),--quick)
 
@@ -136,6 +136,33 @@ lab: $(LAB_READY)
 	$(BIN)/jupyter trust notebooks/*/*.ipynb book/*/*.ipynb
 	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks \
 	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
+## lock: compile requirements.txt, requirements-lab.txt and requirements-measure.txt from their
+## .in files with pip-tools (pinned here, in a venv of its own under _build); existing pins are
+## kept where the .in files allow them; UPGRADE=1 takes the newest releases they allow
+PIP_COMPILE := _build/lock-tools/bin/pip-compile
+$(PIP_COMPILE):
+	$(PYTHON) -m venv _build/lock-tools
+	_build/lock-tools/bin/python -m pip install --quiet --disable-pip-version-check pip-tools==7.7.0
+
+lock: $(PIP_COMPILE)
+	for name in requirements requirements-lab requirements-measure; do \
+	  CUSTOM_COMPILE_COMMAND="make lock" $(PIP_COMPILE) --quiet --allow-unsafe --strip-extras \
+	    --no-emit-find-links --no-emit-index-url $(if $(UPGRADE),--upgrade) \
+	    --output-file $$name.txt $$name.in || exit 1; \
+	done
+
+## latest: the book with the newest releases requirements.in allows, in a venv of its own
+## (_build/latest/venv, not the lock) and a copy of the repository: data/ regenerated, every
+## notebook executed, the English edition built; lists the files that differ from the committed
+## ones (a difference is reported, a failure fails). WITH="matplotlib==3.10.8" pins releases besides
+LATEST_VENV := _build/latest/venv
+latest:
+	rm -rf $(LATEST_VENV)
+	$(PYTHON) -m venv $(LATEST_VENV)
+	$(LATEST_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
+	  -r requirements.in $(WITH)
+	$(LATEST_VENV)/bin/python tools/latest.py
 
 clean:
 	rm -rf _build
