@@ -93,9 +93,10 @@ notebooks: $(READY)
 	$(BIN)/python tools/notebooks.py $(if $(ALL),--execute) $(SECTIONS)
 
 ## reviewed: record that SECTION's four editions say the same again (tests/test_sections.py
-## names the editions that must follow when one edition's prose changed since)
+## names the editions that must follow when one edition's prose changed since); EDITION=it
+## records instead that only it changed and the others need nothing (a typo, a word)
 reviewed: $(READY)
-	$(BIN)/python tools/notebooks.py --reviewed $(SECTION)
+	$(BIN)/python tools/notebooks.py --reviewed $(SECTION) $(if $(EDITION),--edition $(EDITION))
 
 ## audit: Lighthouse (mobile, the site served gzip-compressed as GitHub Pages serves it) on four
 ## pages of each edition beside the theme's near-empty page, written into docs/performance.md; after make book

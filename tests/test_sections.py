@@ -112,6 +112,34 @@ def test_a_prose_change_in_one_edition_names_the_editions_that_must_follow(sourc
     assert notebooks.behind("split-04-break-even") is None
 
 
+def test_a_typo_in_one_edition_is_recorded_as_changed_alone_without_a_false_review(sources):
+    """A change that needs nothing in the other editions (a typo) is recorded as such: the
+    edition's hashes move, the others' stay as their last review left them, and the record
+    lists the edition under "changed_alone", claiming no review of the others. Where another
+    edition changed too, the record is refused, naming it."""
+    record_file = sources / "split-04-break-even" / "reviewed.json"
+    before = json.loads(record_file.read_text(encoding="utf-8"))
+    prose = sources / "split-04-break-even" / "it.md"
+    text = prose.read_text(encoding="utf-8")
+    prose.write_text(text.replace("a", "à", 1), encoding="utf-8")
+    message = notebooks.behind("split-04-break-even")
+    assert "zh, es, en must follow" in message
+    assert "make reviewed SECTION=split-04-break-even EDITION=it" in message
+    assert notebooks.main(["--reviewed", "split-04-break-even", "--edition", "it"]) == 0
+    assert notebooks.behind("split-04-break-even") is None
+    after = json.loads(record_file.read_text(encoding="utf-8"))
+    assert after["changed_alone"] == ["it"]
+    assert {lang: after[lang] for lang in ("zh", "es", "en")} == \
+        {lang: before[lang] for lang in ("zh", "es", "en")}
+    assert after["it"] != before["it"]
+    english = sources / "split-04-break-even" / "en.md"
+    english.write_text(english.read_text(encoding="utf-8").replace("Put plainly:", "Plainly:"),
+                       encoding="utf-8")
+    prose.write_text(text, encoding="utf-8")
+    assert notebooks.main(["--reviewed", "split-04-break-even", "--edition", "it"]) == 2
+    assert "en" in notebooks.behind("split-04-break-even")
+
+
 def test_the_check_writes_nothing_and_fails(sources, capsys):
     code = sources / "tp-01-kitchen" / "code.py"
     code.write_text(code.read_text(encoding="utf-8") + "\n# %% more\nprint(1)\n", encoding="utf-8")
@@ -149,7 +177,7 @@ def test_bad_sources_are_refused_by_file_and_line(sources):
 
 def test_the_review_record_is_hashes_of_each_editions_blocks():
     record = json.loads((notebooks.SECTIONS / "tp-01-kitchen" / "reviewed.json").read_text())
-    assert sorted(record) == sorted(LANGUAGES)
+    assert sorted(set(record) - {"changed_alone"}) == sorted(LANGUAGES)
     assert len(record["zh"]) == len(notebooks.blocks("tp-01-kitchen", "zh"))
 
 

@@ -13,7 +13,9 @@ Each section (and each notebook page of book/) is a folder ``sections/<name>/``:
   figures and tables come in the same order in every edition; the paragraphs between them are
   the translator's;
 * ``reviewed.json``: each edition's prose, block by block (hashes), when the section's editions
-  were last brought in step (tests/test_sections.py fails when one edition changed since).
+  were last brought in step (tests/test_sections.py fails when one edition changed since); and,
+  under ``"changed_alone"``, the editions whose later change was recorded as needing nothing in
+  the others (a typo, a word), which is all such a record says.
 
 Commands (``make notebooks`` runs the first):
 
@@ -26,6 +28,8 @@ Commands (``make notebooks`` runs the first):
 * ``--check``: write nothing; list the notebooks that differ from their sources, exit 1 if any.
 * ``--reviewed NAME``: record the section's four editions as reviewed against each other, as
   they are now.
+* ``--reviewed NAME --edition LANG``: record that LANG's prose changed alone and the other
+  editions need nothing (refused if another edition changed too); it says nothing of them.
 """
 from __future__ import annotations
 
@@ -484,11 +488,33 @@ def behind(name: str) -> str | None:
     return (f"{name}: " + "; ".join(f"{lang} changed since the last review: {where}"
                                      for lang, where in changed.items())
             + (f". {', '.join(follow)} must follow" if follow else "")
-            + f"; when the editions say the same again, run `make reviewed SECTION={name}`")
+            + f"; when the editions say the same again, run `make reviewed SECTION={name}`"
+            + (f" (or, where {next(iter(changed))}'s change needs nothing in the others, "
+               f"such as a typo, `make reviewed SECTION={name} EDITION={next(iter(changed))}`)"
+               if len(changed) == 1 else ""))
 
 
 def mark_reviewed(name: str) -> None:
+    """Record the section's editions as reviewed against each other, as they are now."""
     atomic.write_text(reviewed_path(name), json.dumps(current_review(name), indent=1) + "\n")
+
+
+def mark_changed_alone(name: str, lang: str) -> None:
+    """Record that ``lang``'s prose changed alone and needs nothing in the other editions (a
+    typo, a word): its hashes are recorded as they are now and ``lang`` is listed under
+    "changed_alone"; the other editions' hashes stay as their last review left them. Refused,
+    naming them, where another edition changed too."""
+    path = reviewed_path(name)
+    recorded = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    now = current_review(name)
+    others = [other for other in LANGUAGES if other != lang and recorded.get(other) != now[other]]
+    if others:
+        raise SourceError(f"{name}: {', '.join(others)} changed too; bring the editions in step "
+                          f"and run `make reviewed SECTION={name}`")
+    recorded[lang] = now[lang]
+    recorded["changed_alone"] = sorted(set(recorded.get("changed_alone", [])) | {lang},
+                                       key=LANGUAGES.index)
+    atomic.write_text(path, json.dumps(recorded, indent=1) + "\n")
 
 
 def rel(path: pathlib.Path) -> str:
@@ -506,6 +532,9 @@ def main(argv: list) -> int:
     parser.add_argument("--execute", action="store_true", help="execute every notebook written")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if stale")
     parser.add_argument("--reviewed", metavar="NAME", help="record NAME's editions as reviewed")
+    parser.add_argument("--edition", choices=LANGUAGES,
+                        help="with --reviewed: record that this edition's prose changed alone "
+                             "and the others need nothing (a typo, a word)")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.names) - set(names()))
     if unknown or (args.reviewed and args.reviewed not in names()):
@@ -513,6 +542,13 @@ def main(argv: list) -> int:
                      f"one of: {', '.join(names())}")
     selected = args.names or names()
     try:
+        if args.edition and not args.reviewed:
+            parser.error("--edition goes with --reviewed NAME")
+        if args.reviewed and args.edition:
+            mark_changed_alone(args.reviewed, args.edition)
+            print(f"recorded that {args.reviewed}'s {args.edition} prose changed alone; "
+                  "the other editions need nothing")
+            return 0
         if args.reviewed:
             mark_reviewed(args.reviewed)
             print(f"recorded {args.reviewed}'s four editions as reviewed")
