@@ -17,7 +17,8 @@ settings.load_profile("book")
 #: The test files that read the built book (tests/site_build.py builds it once per run): run
 #: last, so that none waits for the build while other work could run (Firefox's check, run
 #: early, spent 39 s of a worker waiting for it).
-BOOK_TESTS = ("test_book.py", "test_site.py", "test_firefox.py", "test_lighthouse.py")
+BOOK_TESTS = ("test_book.py", "test_site.py", "test_firefox.py", "test_lighthouse.py",
+              "test_licence.py")
 
 
 def _runs_book_tests(config) -> bool:

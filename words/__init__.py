@@ -3,8 +3,9 @@
 A file holds, in its language:
 
 - ``[edition]``: what the build needs (Sphinx's language code, the edition's name and short name,
-  the book's title, the authors and the footer's whole line about them, the search box, the code
-  toggles);
+  the book's title, the authors and the footer's whole line about them, the footer's sentence
+  naming the licence, with ``{cc_by}`` and ``{mit}`` where the licences' names and links go, the
+  search box, the code toggles);
 - ``[parts]``: the captions of the book's four parts;
 - ``[typography]``: how numbers, per cent, lists, dates and asides are written;
 - ``[words]``, ``[units]``, ``[flag_titles]``: what code output shows;
@@ -32,8 +33,8 @@ LANGUAGES = ("zh", "es", "it", "en")
 FOLDER = pathlib.Path(__file__).resolve().parent
 #: The tables every file has, and the keys of each that the book reads.
 SECTIONS = {
-    "edition": {"sphinx_language", "name", "short_name", "title", "author", "byline", "search_bar_text",
-                "nb_code_prompt_show", "nb_code_prompt_hide", "no_repository"},
+    "edition": {"sphinx_language", "name", "short_name", "title", "author", "byline", "licence",
+                "search_bar_text", "nb_code_prompt_show", "nb_code_prompt_hide", "no_repository"},
     "parts": {"split", "tp", "theory", "about"},
     "typography": {"decimal_mark", "group_mark", "group_min_digits", "percent", "list_separator",
                    "aside", "colon", "date", "months"},
