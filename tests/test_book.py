@@ -176,50 +176,24 @@ def test_each_edition_is_one_pdf_with_every_section_linked_from_its_front_page(b
     assert f'href="../../{pdf.name}"' in front
 
 
-def test_an_editions_pdf_is_what_its_parts_give_whenever_they_are_merged(built, tmp_path):
-    """The English PDF merged again now from the parts the build printed is, byte for byte, the
-    one the build wrote: the merge writes no date (each part's own dates stay behind) and names
-    the file by a digest of its content (/ID), so the same pages give the same PDF."""
+def test_an_editions_pdf_printed_again_is_the_same_bytes(built, tmp_path):
+    """The English edition printed again now, from the pages the build wrote, is byte for byte
+    the PDF the build wrote: no date, and an /ID that is a digest of its content
+    (tools/pdf_edition.py), so the same pages give the same PDF."""
     import build_book
     import pdf_edition
 
     own = build_book.EDITIONS["en"]["edition"]
     again = tmp_path / "book-en.pdf"
-    pdf_edition.merge(HTML / "en", build_book.edition_pages(build_book.edition_toc("en")),
-                      ROOT / "_build" / "pdf" / "en", again, own["title"],
-                      own["sphinx_language"].replace("_", "-"))
+    printer = pdf_edition.Printer(build_book.CHROMIUM)
+    try:
+        printed = pdf_edition.print_edition(
+            HTML / "en", build_book.edition_pages(build_book.edition_toc("en")), tmp_path, again,
+            own["title"], own["sphinx_language"].replace("_", "-"), printer)
+    finally:
+        printer.close()
+    assert printed, "printed afresh"
     assert again.read_bytes() == (HTML / "en" / "book-en.pdf").read_bytes()
-
-
-def test_the_merge_places_parts_in_any_order_and_stops_on_a_printing_error(built, tmp_path):
-    """pdf_edition.merge places the parts still being printed as they come, after the others:
-    a third of the English edition's parts, arriving in a shuffled order, give the build's PDF
-    byte for byte; an error sent in a part's place (its printing failed) is raised, and no PDF
-    is written."""
-    import queue
-    import random
-
-    import build_book
-    import pdf_edition
-
-    own = build_book.EDITIONS["en"]["edition"]
-    pages = build_book.edition_pages(build_book.edition_toc("en"))
-    arguments = (HTML / "en", pages, ROOT / "_build" / "pdf" / "en")
-    language = own["sphinx_language"].replace("_", "-")
-    printing = random.Random(21).sample(pages, len(pages) // 3)
-    printed = queue.Queue()
-    for page in random.Random(5).sample(printing, len(printing)):
-        printed.put(page)
-    again = tmp_path / "book-en.pdf"
-    pdf_edition.merge(*arguments, again, own["title"], language, printing, printed)
-    assert again.read_bytes() == (HTML / "en" / "book-en.pdf").read_bytes()
-    printed = queue.Queue()
-    printed.put(printing[0])
-    printed.put(RuntimeError("Chromium could not open a page"))
-    failed = tmp_path / "failed.pdf"
-    with pytest.raises(RuntimeError, match="could not open a page"):
-        pdf_edition.merge(*arguments, failed, own["title"], language, printing, printed)
-    assert not failed.exists()
 
 
 @pytest.mark.parametrize("lang", EDITIONS)
@@ -241,6 +215,33 @@ def test_every_page_describes_itself_by_its_first_words(built, lang):
     assert not problems, problems
 
 
+def sheet_texts(pdf: pathlib.Path, order: str = "-raw") -> list:
+    """The text of each sheet of a PDF, in content order (``-raw``) or from the top of the
+    sheet down (``-layout``) (Poppler's pdftotext ends each sheet with a form feed)."""
+    return subprocess.run(["pdftotext", order, "-enc", "UTF-8", str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout.split("\f")[:-1]
+
+
+def page_sheets(pdf: pathlib.Path) -> list:
+    """Each bookmark of a PDF as (its title, the numbers from 0 of the sheets from the one it
+    leads to until the next bookmark's)."""
+    with pikepdf.open(pdf) as document:
+        number = {sheet.objgen: n for n, sheet in enumerate(document.pages)}
+        with document.open_outline() as outline:
+            starts = [(item.title, number[item.destination[0].objgen]) for item in outline.root]
+        ends = [start for _, start in starts[1:]] + [len(document.pages)]
+    return [(title, range(start, end)) for (title, start), end in zip(starts, ends)]
+
+
+def claims_sheets(lang: str) -> list:
+    """The text of each sheet of the claims ledger in the edition's PDF (found by its bookmark:
+    the claims page's place among the edition's pages)."""
+    pdf = HTML / lang / f"book-{lang}.pdf"
+    place = [page.name for page in pages(lang)].index("claims.html")
+    texts = sheet_texts(pdf)
+    return [texts[n] for n in page_sheets(pdf)[place][1]]
+
+
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_the_pdf_keeps_a_code_cell_with_the_start_of_its_output(built, lang):
     """The claims ledger's visible cell, ``page.ledger(ledger)``, is printed on the sheet where
@@ -249,11 +250,7 @@ def test_the_pdf_keeps_a_code_cell_with_the_start_of_its_output(built, lang):
     claims = json.loads((ROOT / "data" / "claims.json").read_text(encoding="utf-8"))
     first = f"{words.edition(lang)['words']['does not reproduce']} " \
             f"({sum(c['status'] == 'does not reproduce' for c in claims)})"
-    part = ROOT / "_build" / "pdf" / lang / f"book__{lang}__claims.pdf"
-    sheets = [squeeze(subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), "-raw", "-enc",
-                                      "UTF-8", str(part), "-"], check=True, capture_output=True,
-                                     text=True).stdout)
-              for n in range(1, len(pikepdf.Pdf.open(part).pages) + 1)]
+    sheets = [squeeze(text) for text in claims_sheets(lang)]
     holding = [n for n, text in enumerate(sheets, 1) if "page.ledger(ledger)" in text]
     assert len(holding) == 1, holding
     assert squeeze(first) in sheets[holding[0] - 1], f"sheet {holding[0]} lacks {first!r}"
@@ -261,15 +258,13 @@ def test_the_pdf_keeps_a_code_cell_with_the_start_of_its_output(built, lang):
 
 @pytest.mark.parametrize("lang", ["es", "it", "en"])
 def test_the_pdf_prints_every_claim_of_the_ledger_whose_page_folds_them(built, lang):
-    """The claims page folds its claims into groups by status and article; its PDF part (printed
-    with the groups open, tools/pdf_edition.py) holds the source's own words of every claim of
-    data/claims.json (quoted under each claim outside the Chinese edition)."""
+    """The claims page folds its claims into groups by status and article; its sheets in the
+    PDF (printed with the groups open, tools/pdf_edition.py) hold the source's own words of
+    every claim of data/claims.json (quoted under each claim outside the Chinese edition)."""
     claims = json.loads((ROOT / "data" / "claims.json").read_text(encoding="utf-8"))
-    part = ROOT / "_build" / "pdf" / lang / f"book__{lang}__claims.pdf"
-    text = squeeze(subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(part), "-"], check=True,
-                                  capture_output=True, text=True).stdout)
+    text = squeeze("".join(claims_sheets(lang)))
     missing = [c["id"] for c in claims if squeeze(html.unescape(c["source_text"]))[:12] not in text]
-    assert not missing, f"{part.name}: {len(missing)} of {len(claims)} claims missing, {missing[:5]}"
+    assert not missing, f"{lang}: {len(missing)} of {len(claims)} claims missing, {missing[:5]}"
 
 
 @pytest.mark.parametrize("lang", EDITIONS)
@@ -284,6 +279,25 @@ def test_no_pdf_page_is_blank(built, lang, tmp_path):
     assert len(sheets) == len(pikepdf.Pdf.open(pdf).pages)
     blank = [sheet.stem for sheet in sheets if Image.open(sheet).getextrema()[0] >= 250]
     assert not blank, f"{pdf.name}: blank sheets {blank}"
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_pdf_is_a4_and_its_text_fills_it_to_its_margins(built, lang):
+    """Every sheet is ISO A4 (210 × 297 mm), and the words printed on the sheets, as Poppler's
+    pdftotext -bbox places them, reach to within 2 mm of the margins' edges and no further
+    (tools/pdf_edition.PDF_OPTIONS: 16 mm left, the theme's indent of 2 rem, 8.3 mm, inside
+    it; 16 mm right; 18 mm top and bottom)."""
+    mm = 72 / 25.4   # points
+    boxes = subprocess.run(["pdftotext", "-bbox", str(HTML / lang / f"book-{lang}.pdf"), "-"],
+                           check=True, capture_output=True, text=True).stdout
+    sizes = set(re.findall(r'<page width="([\d.]+)" height="([\d.]+)"', boxes))
+    assert {(round(float(w) / mm), round(float(h) / mm)) for w, h in sizes} == {(210, 297)}
+    words = [[float(x) / mm for x in box] for box in re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)"', boxes)]
+    reach = [min(w[0] for w in words), min(w[1] for w in words), max(w[2] for w in words),
+             max(w[3] for w in words)]
+    edges = [16 + 8.3, 18, 210 - 16, 297 - 18]
+    assert all(abs(got - edge) < 2 for got, edge in zip(reach, edges)), reach
 
 
 def printed(pdf: pathlib.Path) -> list:
@@ -313,28 +327,32 @@ SCRIPTLESS_PAGES = [("en", "notebooks/en/split-03-ledger"), ("zh", "book/zh/clai
 
 
 def test_a_page_prints_the_same_sheets_without_its_scripts(built, tmp_path):
-    """The editions' parts are printed with the pages' scripts off (pdf_edition.SCRIPTS, a fifth
-    less CPU): each page of SCRIPTLESS_PAGES, printed as the build prints it with its scripts
-    run and not, gives the same sheets, links and fonts."""
+    """The editions are printed with the pages' scripts off (pdf_edition.Printer): each page of
+    SCRIPTLESS_PAGES, in a print document of its own (pdf_edition.print_document) printed as
+    the build prints one, gives the same sheets, links and fonts with its scripts run and not."""
+    from playwright.sync_api import sync_playwright
+
     import pdf_edition
     from build_book import CHROMIUM
 
     differ = []
-    printers = {scripts: pdf_edition.Printer(CHROMIUM, scripts) for scripts in (True, False)}
-    try:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                             args=pdf_edition.CHROMIUM_ARGS)
         for lang, page in SCRIPTLESS_PAGES:
-            sheets = {}
-            for scripts, printer in printers.items():
-                folder = tmp_path / str(scripts)
-                folder.mkdir(exist_ok=True)
-                printer.print_pages(HTML / lang, [page], folder)
-                sheets[scripts] = printed(pdf_edition.part_file(folder, page))
+            document, sheets = tmp_path / f"{lang}.html", {}
+            document.write_text(pdf_edition.print_document(HTML / lang, [page]), encoding="utf-8")
+            for scripts in (True, False):
+                tab = browser.new_page(java_script_enabled=scripts)
+                tab.emulate_media(**pdf_edition.MEDIA)
+                tab.goto(document.as_uri())
+                tab.evaluate(pdf_edition.OPEN_GROUPS)
+                (tmp_path / f"{lang}-{scripts}.pdf").write_bytes(tab.pdf(**pdf_edition.PDF_OPTIONS))
+                sheets[scripts] = printed(tmp_path / f"{lang}-{scripts}.pdf")
             if sheets[True] != sheets[False]:
                 differ.append(f"{lang}/{page}: {len(sheets[True])} sheets with its scripts, "
                               f"{len(sheets[False])} without, other marks")
-    finally:
-        for printer in printers.values():
-            printer.close()
+        browser.close()
     assert not differ, differ
 
 
@@ -356,23 +374,42 @@ def test_the_pdf_embeds_every_font_by_name(built, lang):
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_the_pdf_links_lead_inside_it_or_to_the_web_and_it_has_a_bookmark_per_page(built, lang):
-    """The parts are printed from files on disk, so Chromium writes their links to other pages
-    as file:// addresses of the machine that built them: in the merged PDF each leads to a page
-    of the PDF itself (or, for a download the PDF cannot hold, is gone), and every page of the
-    edition has a bookmark; the PDF says its language."""
+    """The edition is printed from a file on disk, so Chromium writes its links to other files
+    as file:// addresses of the machine that built it: in the PDF each link to a page, or to a
+    place in one, leads to that page in the PDF itself (pdf_edition names page n's start "p<n>"
+    and its places "p<n>-<id>"), and one to a download, which the PDF cannot hold, is gone.
+    Every page of the edition has a bookmark, its title, in reading order, leading to the sheet
+    that opens with that title (so each page starts a sheet); the PDF says its language."""
     pdf = pikepdf.Pdf.open(HTML / lang / f"book-{lang}.pdf")
-    inside, local = 0, []
-    for sheet in pdf.pages:
+    spans = page_sheets(HTML / lang / f"book-{lang}.pdf")
+    number = {sheet.objgen: n for n, sheet in enumerate(pdf.pages)}
+    places = {str(name): number[place[0].objgen] for name, place in pdf.Root.Dests.items()}
+    inside, within, across, local, astray = 0, 0, 0, [], []
+    for n, sheet in enumerate(pdf.pages):
         for link in sheet.obj.get("/Annots", []):
             if link.get("/Subtype") != pikepdf.Name.Link:
                 continue
-            inside += "/Dest" in link
+            if "/Dest" in link:
+                inside += 1
+                page, place = re.match(r"/p(\d+)(-?)", str(link.Dest)).groups()
+                page, within = int(page), within + bool(place)
+                across += n not in spans[page][1]
+                if places.get(str(link.Dest)) not in spans[page][1]:
+                    astray.append(str(link.Dest))
             action = link.get("/A")
             if action is not None and "/URI" in action and not str(action.URI).startswith("http"):
                 local.append(str(action.URI))
-    assert inside > 100 and not local, local[:3]
-    with pdf.open_outline() as outline:
-        assert len(outline.root) == len(pages(lang))
+    assert inside > 100 and not local and not astray, (local[:3], astray[:3])
+    assert within > 100, "links to sections, figures and references lead to them"
+    assert across >= len(spans) - 1, "the front page's contents lead to every other page"
+    texts = sheet_texts(HTML / lang / f"book-{lang}.pdf", "-layout")
+    titles = [squeeze(html.unescape(re.search(r'<h1>([^<]*)<a class="headerlink"', page.read_text(
+        encoding="utf-8")).group(1))) for page in pages(lang)]
+    assert [squeeze(title) for title, _ in spans] == titles
+    assert all(len(sheets) > 0 for _, sheets in spans), "the bookmarks in reading order"
+    astray = [title for title, sheets in spans if not squeeze(texts[sheets.start]).startswith(
+        squeeze(title))]
+    assert not astray, f"bookmarks not on the sheet their page opens: {astray[:3]}"
     assert str(pdf.Root.Lang) == EDITIONS[lang]
 
 

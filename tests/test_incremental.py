@@ -1,7 +1,7 @@
 """What a build redoes, in a copy of the book cut down to five pages of the English edition (so
 that each build takes seconds): after one changed sentence, the page that holds it is written
-again (with the page whose table of contents lists it, as Sphinx does) and its part of the PDF
-alone is printed again; after no change, nothing is. And a warning fails the build. The build
+again (with the page whose table of contents lists it, as Sphinx does) and the edition's PDF
+is printed again; after no change, nothing is. And a warning fails the build. The build
 says what it printed in _build/pdf/<lang>/printed.json and the written pages are told by their
 file times; no seconds are asserted."""
 import json
@@ -81,7 +81,7 @@ def pdf_text(book):
                           capture_output=True, text=True).stdout
 
 
-def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_path):
+def test_a_changed_sentence_rewrites_its_page_and_reprints_the_edition(tmp_path):
     book = small_book(tmp_path)
     first = build(book)
     assert first.returncode == 0, first.stdout + first.stderr
@@ -90,11 +90,11 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_its_part_alone(tmp_pa
     add_sentence(book, CHANGED, "A sentence added by the incremental-build test.")
     second = build(book)
     assert second.returncode == 0, second.stdout + second.stderr
-    assert printed(book) == [CHANGED]
+    assert printed(book) == PAGES, "the edition is printed again, whole"
     rewritten = {page for page, time in page_times(book).items() if time != before[page]}
     assert rewritten == {CHANGED, PAGES[0]}, "the changed page, and the root whose contents list it"
     assert "A sentence added by the incremental-build test." in pdf_text(book), \
-        "the merged PDF holds the reprinted part"
+        "the reprinted PDF holds the sentence"
     assert "A sentence added by the incremental-build test." in archived(book, CHANGED + ".ipynb"), \
         "the site's source archive holds the notebook as it was built (written beside the build)"
     before = page_times(book)
@@ -134,13 +134,15 @@ def test_a_sphinx_warning_fails_the_build(tmp_path):
 def test_a_build_whose_chromium_cannot_start_fails_when_it_has_pages_to_print(tmp_path):
     """The printer's Chromium starts beside Sphinx (pdf_edition.Printer): one that cannot start
     (BOOK_CHROMIUM names a program that exits at once) fails a build with pages to print, with
-    an error naming the program, rather than leave the PDF behind its pages."""
+    Playwright's error naming the program and its exit code, rather than leave the PDF behind
+    its pages."""
     book = small_book(tmp_path)
     result = subprocess.run([sys.executable, "tools/build_book.py", "en"], cwd=book,
                             capture_output=True, text=True, timeout=900,
                             env=dict(os.environ, BOOK_CHROMIUM="/bin/false"))
     assert result.returncode != 0
-    assert "/bin/false ended before it printed (exit code 1)" in result.stderr, result.stderr[-2000:]
+    assert "<launching> /bin/false" in result.stderr and "exitCode=1" in result.stderr, \
+        result.stderr[-2000:]
     assert not (book / "_build" / "html" / "en" / "book-en.pdf").exists()
 
 
@@ -163,12 +165,10 @@ def test_the_browser_checks_leave_playwrights_disabled_features_alone():
     the printer's CHROMIUM_ARGS and more) turn off no feature: Chromium reads only the last
     --disable-features switch of its command line (one more brought back WebHID and WebXR,
     which a first had turned off), so one here would turn Playwright's own list back on, in
-    every check. The printer, which Playwright does not start, turns its off in PRINT_ARGS."""
-    from pdf_edition import PRINT_ARGS
+    every check, and in the printer's."""
     from site_build import CHROMIUM_ARGS
 
     assert not [switch for switch in CHROMIUM_ARGS if switch.startswith("--disable-features")]
-    assert [switch for switch in PRINT_ARGS if switch.startswith("--disable-features")]
 
 
 def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
