@@ -38,10 +38,10 @@ $(LAB_READY): requirements-lab.txt $(READY)
 
 ## book: build the four editions into _build/html (landing page: _build/html/index.html), with
 ## their PDFs (installing Chromium and the fonts with apt-get where missing: tools/system-packages.sh);
-## incremental: a changed notebook rebuilds its own page and reprints its own part of the PDF
+## incremental: a changed notebook rebuilds its own page and reprints its edition's PDF
 book: $(READY)
 	@bash tools/system-packages.sh
-	@$(MAKE) --no-print-directory $(PYODIDE)
+	@$(MAKE) --no-print-directory $(PYODIDE) $(PURGECSS)
 	$(BIN)/python tools/build_book.py
 
 # Pyodide for the "your numbers" panel, pinned by tools/pyodide/package-lock.json and copied into
@@ -54,12 +54,27 @@ $(PYODIDE): tools/pyodide/package-lock.json
 	 elif npm ci --prefix tools/pyodide --no-audit --no-fund --silent; then touch $@; \
 	 else echo "make: npm ci could not install Pyodide, so the site leaves out the \"your numbers\" panel"; fi
 
+# purgecss, pinned by tools/purgecss/package-lock.json, cuts the themes' stylesheets of each
+# edition to the rules its pages and scripts use (tools/purge_css.py); without npm (or offline)
+# the site ships them whole, and the build says so.
+PURGECSS := tools/purgecss/node_modules/purgecss/package.json
+$(PURGECSS): tools/purgecss/package-lock.json
+	@if command -v npm >/dev/null && npm ci --prefix tools/purgecss --no-audit --no-fund --silent; \
+	 then touch $@; else echo "make: purgecss is not installed (no npm, or npm ci failed), so the site ships the themes' whole stylesheets"; fi
+
 # Lighthouse for the browser suite, pinned by tools/lighthouse/package-lock.json (npm, which
 # tools/system-packages.sh installs where missing; without it the Lighthouse test says so).
 LIGHTHOUSE := tools/lighthouse/node_modules/.bin/lighthouse
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 	@if command -v npm >/dev/null; then npm ci --prefix tools/lighthouse --no-audit --no-fund --silent && touch $@; \
 	 else echo "make: npm is missing, so Lighthouse is not installed (Debian: apt-get install npm)"; fi
+
+# cffconvert validates CITATION.cff (tests/test_licence.py), in a venv of its own: it requires
+# jsonschema<4, which the book's lock cannot take (jupyterlab_server needs >=4.18).
+CFFCONVERT := _build/cff-tools/bin/cffconvert
+$(CFFCONVERT):
+	$(PYTHON) -m venv _build/cff-tools
+	_build/cff-tools/bin/python -m pip install --quiet --disable-pip-version-check cffconvert==2.0.0
 
 ## test: model, parameter space, data, prose, notebooks (papermill and nbval), the four builds
 ## read in a browser, Lighthouse on two pages; one session on three workers (a notebook's cells
@@ -68,14 +83,14 @@ $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 # against 13 s one after the other.)
 test: $(READY)
 	@bash tools/system-packages.sh --tests
-	@$(MAKE) --no-print-directory -j3 $(LAB_READY) $(LIGHTHOUSE) $(PYODIDE)
+	@$(MAKE) --no-print-directory -j3 $(LAB_READY) $(LIGHTHOUSE) $(PYODIDE) $(PURGECSS) $(CFFCONVERT)
 	$(BIN)/python -m pytest tests notebooks book --nbval -n 3 --dist load -p no:cacheprovider -rs \
 	  --durations=12
 
 ## check: the inner loop (about a minute): data/ and the notebooks against their sources, the
 ## models, the sections, the prose numbers and the layout, and the English edition's HTML
 ## (no notebook executed, no browser, no PDF); `make test` is the whole gate
-check: $(READY)
+check: $(READY) $(PURGECSS)
 	$(BIN)/python experiment.py --check
 	$(BIN)/python tools/notebooks.py --check
 	$(BIN)/python -m pytest tests/test_model.py tests/test_articles_2_3.py tests/test_sections.py \

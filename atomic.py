@@ -3,8 +3,7 @@
 The text or bytes go to a temporary file in the same folder, which is then renamed over the target
 (an atomic rename on POSIX); on any error the temporary file is removed and the target is
 untouched. regenerate.py (data/), measure/analysis.py (a measurement record),
-tools/notebooks.py (the notebooks), tools/pdf_edition.py (the PDF and its parts) and
-book/_ext/compiled_selectors.py (the compiled selectors) all write this way.
+tools/notebooks.py (the notebooks) and tools/pdf_edition.py (the PDF) all write this way.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""make bench writes the README's table whole: a run that measures some rows (a quick run
-skips the fresh-clone make test) keeps every other row with the date it was measured. Nothing
-here times anything."""
+"""make bench writes docs/performance.md's table whole: a run that measures some rows (a quick
+run skips the fresh clones) keeps every other row with the date it was measured, and each row
+with a budget says whether it is within it. Nothing here times anything."""
 import sys
 
 from site_build import ROOT
@@ -8,57 +8,61 @@ from site_build import ROOT
 sys.path.insert(0, str(ROOT / "tools"))
 import bench  # noqa: E402
 
-README = """# Book
+PAGE = """# Performance
 <!-- BENCH:START -->
-Measured by `make bench` on 2026-11-30, 2 cores.
+Written by `make bench` on 2026-11-30, 2 cores.
 
-| measurement | value |
-|---|---|
-| import floor (s) | 1.08 |
-| make test on a fresh clone (s) | 780.37 |
+| measurement | value | measured | budget |
+|---|---|---|---|
+| one-page rebuild (s) | 1.42 | 2026-11-30 | ≤ 3: met |
+| fresh clone, make test (s) | 250.37 | 2026-11-29 | ≤ 240: not met |
 <!-- BENCH:END -->
 after
 """
 
 
 def test_a_quick_run_keeps_the_rows_it_did_not_measure_with_their_date():
-    earlier = bench.earlier_rows(README)
-    assert earlier == {"import floor (s)": ("1.08", "2026-11-30"),
-                       "make test on a fresh clone (s)": ("780.37", "2026-11-30")}
-    table = bench.report({"regeneration": {"import floor (s)": 0.9}}, earlier, "2026-12-02")
-    assert "| import floor (s) | 0.90 | 2026-12-02 |" in table
-    assert "| make test on a fresh clone (s) | 780.37 | 2026-11-30 |" in table
+    earlier = bench.earlier_rows(PAGE)
+    assert earlier == {"one-page rebuild (s)": ("1.42", "2026-11-30"),
+                       "fresh clone, make test (s)": ("250.37", "2026-11-29")}
+    table = bench.report({"builds": {"one-page rebuild (s)": 1.5}}, earlier, "2026-12-06")
+    assert "| one-page rebuild (s) | 1.50 | 2026-12-06 | ≤ 3: met |" in table
+    assert "| fresh clone, make test (s) | 250.37 | 2026-11-29 | ≤ 240: not met |" \
+        in table
     again = bench.earlier_rows(f"{bench.START}\n{table}\n{bench.END}")
-    assert again["make test on a fresh clone (s)"] == ("780.37", "2026-11-30")
+    assert again["fresh clone, make test (s)"] == ("250.37", "2026-11-29")
 
 
-def test_each_goal_row_says_whether_its_value_meets_the_goal():
-    """Issue 21's goals, by hand: regeneration at most 2 times the floor, the book at least 8
-    times faster than executing it, an incremental build at most 0.2 of a full one, make test
-    at most 240 s; a row without a goal says nothing."""
-    assert bench.goal("drawn / import floor", "3.44") == "≤ 2: not met"
-    assert bench.goal("drawn / import floor", "1.99") == "≤ 2: met"
-    assert bench.goal("executing / book build", "8.00") == "≥ 8: met"
-    assert bench.goal("executing / book build", "2.32") == "≥ 8: not met"
-    assert bench.goal("incremental / from scratch", "0.28") == "≤ 0.2: not met"
-    assert bench.goal("make test on a fresh clone (s)", "239.00") == "≤ 240: met"
-    assert bench.goal("import floor (s)", "0.59") == ""
-    table = bench.report({"regeneration": {"drawn / import floor": 1.5}}, {}, "2026-12-04")
-    assert "| drawn / import floor | 1.500 | 2026-12-04 | ≤ 2: met |" in table
-    assert bench.earlier_rows(f"{bench.START}\n{table}\n{bench.END}") == \
-        {"drawn / import floor": ("1.500", "2026-12-04")}
+def test_each_budget_row_says_whether_its_value_is_within_the_budget():
+    """The issue's budgets, by hand: a rebuild of at most 3 s, a regeneration of at most 2.5 s,
+    a panel update of at most 0.05 s; a row without a budget says nothing."""
+    assert bench.goal("one-page rebuild (s)", "3.00") == "≤ 3: met"
+    assert bench.goal("one-page rebuild (s)", "3.01") == "≤ 3: not met"
+    assert bench.goal("python experiment.py, every figure drawn (s)", "2.40") == "≤ 2.5: met"
+    assert bench.goal("panel: value changed to page updated (s)", "0.052") == "≤ 0.05: not met"
+    assert bench.goal("one edition from scratch, with its PDF (s)", "9.00") == ""
 
 
-def test_a_ratio_just_over_its_goal_is_not_rounded_into_it():
-    """An incremental build 2.64 s against a full one of 12.91 s is 0.2045 of it: over 0.2,
-    though it reads 0.20 at two decimals."""
-    table = bench.report({"book": {"incremental / from scratch": 2.64 / 12.91}}, {}, "2026-12-05")
-    assert "| incremental / from scratch | 0.204 | 2026-12-05 | ≤ 0.2: not met |" in table
+def test_a_value_just_over_a_small_budget_is_not_rounded_into_it():
+    """0.052 s against a budget of 0.05 s reads 0.05 at two decimals: under a second the
+    table shows three."""
+    table = bench.report({"panel": {"panel: value changed to page updated (s)": 0.052}}, {},
+                         "2026-12-06")
+    assert "| panel: value changed to page updated (s) | 0.052 | 2026-12-06 | ≤ 0.05: not met |" \
+        in table
+
+
+def test_the_table_is_written_between_its_markers_and_nowhere_else(tmp_path):
+    page = tmp_path / "performance.md"
+    page.write_text(PAGE, encoding="utf-8")
+    bench.write_into(page, "new table")
+    assert page.read_text(encoding="utf-8") == \
+        "# Performance\n<!-- BENCH:START -->\nnew table\n<!-- BENCH:END -->\nafter\n"
 
 
 def test_the_packages_installed_before_the_fresh_clone_test_are_targets_of_the_makefile():
-    """The fresh-clone row installs bench.PACKAGES before it times make test: each names a rule
-    of the Makefile (make -n knows how to make it), so that a renamed one fails here, not
+    """The fresh-clone rows install bench.PACKAGES before they time make test: each names a
+    rule of the Makefile (make -n knows how to make it), so that a renamed one fails here, not
     after ten minutes of make bench."""
     import subprocess
     for target in bench.PACKAGES:

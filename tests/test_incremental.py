@@ -172,10 +172,9 @@ def test_the_browser_checks_leave_playwrights_disabled_features_alone():
 
 
 def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
-    """`jupyter-book build .`, which the README says also works and `make bench` times with
-    every notebook executed, builds the five-page copy, figures described in English: the
-    book's extensions do without the settings tools/build_book.py gives each edition (the
-    figure words' extension needed one, and the executing bench failed on it)."""
+    """`jupyter-book build .`, which docs/site.md says also works, builds the five-page copy,
+    figures described in English: the book's extensions do without the settings
+    tools/build_book.py gives each edition (the figure words' extension needed one)."""
     book = small_book(tmp_path)
     result = subprocess.run([str(pathlib.Path(sys.executable).parent / "jupyter-book"), "build",
                              ".", "--path-output", str(tmp_path / "out")], cwd=book,

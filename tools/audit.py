@@ -1,7 +1,7 @@
 """Lighthouse (tools/lighthouse) on the built site served as GitHub Pages serves it (gzip), in its
 mobile setting, on every edition's front page and one section of each article, beside a
 reference measured in the same run: the theme's own near-empty page (genindex.html), so that a
-slow machine shows as a slow reference. The table goes into the README between the AUDIT
+slow machine shows as a slow reference. The table goes into docs/performance.md between the AUDIT
 markers, with the date and the machine (never a test: performance depends on the machine).
 
     python tools/audit.py        (make audit; run make book first)
@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from bench import write_into_readme
+from bench import REPORT, write_into
 from build_book import CHROMIUM, CHROMIUM_ARGS
 from local_server import Quiet, serve
 
@@ -112,7 +112,7 @@ def main() -> int:
         server.shutdown()
     text = table(rows, datetime.date.today().isoformat())
     print(text)
-    write_into_readme(text, START, END)
+    write_into(REPORT, text, START, END)
     return 0
 
 

@@ -1,8 +1,8 @@
 """Build the four editions of the book, one Sphinx build per language, plus the landing page.
 
 Output: _build/html/index.html (choose a language) and _build/html/<lang>/ for zh, es, it, en,
-each with the whole edition as one PDF: every page printed by headless Chromium on its own (and
-again only when it changed), the parts merged in reading order (tools/pdf_edition.py).
+each with the whole edition as one PDF: its pages printed by headless Chromium as one document,
+again whenever a page changed (tools/pdf_edition.py).
 Each edition gets its own Sphinx ``language`` (so <html lang>, the theme's interface strings
 and the search index are in that language; Chinese search segments words with jieba) and its
 own table of contents, derived from _toc.yml. No notebook is executed; warnings are errors.

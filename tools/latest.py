@@ -29,17 +29,11 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
+from bench import copy_of_book  # noqa: E402
 from build_book import source_files, unignored_files  # noqa: E402
 
 #: The folders whose files a newer release may change, compared with the committed ones.
 COMPARED = ("data", "notebooks", "book")
-
-
-def copy_of_book(target: pathlib.Path) -> None:
-    """The repository's files (tracked, as they are in the working tree) copied to ``target``."""
-    for name in source_files():
-        (target / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, target / name)
 
 
 def step(what: str, command: list, cwd: pathlib.Path) -> None:
