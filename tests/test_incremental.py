@@ -103,25 +103,6 @@ def test_a_changed_sentence_rewrites_its_page_and_reprints_the_edition(tmp_path)
     assert printed(book) == [] and page_times(book) == before, "nothing changed, nothing redone"
 
 
-def test_an_edition_built_on_two_processes_is_its_serial_build(tmp_path):
-    """book/_ext/parallel.py lets Sphinx read and write on two processes: the pages, figures,
-    search index and styles are then byte for byte those of a build on one."""
-    files = {}
-    for jobs in ("1", "2"):
-        book = small_book(tmp_path / f"jobs-{jobs}")
-        result = subprocess.run([sys.executable, "tools/build_book.py", "--html-only", "en"],
-                                cwd=book, capture_output=True, text=True, timeout=900,
-                                env=dict(os.environ, BOOK_SPHINX_JOBS=jobs))
-        assert result.returncode == 0, result.stdout + result.stderr
-        assert "build_book.py" in archived(book, "Makefile"), "an HTML-only build writes the source archive too"
-        site = book / "_build" / "html" / "en"
-        files[jobs] = {str(path.relative_to(site)): path.read_bytes() for path in site.rglob("*")
-                       if path.is_file() and path.name != ".buildinfo"}
-    assert sorted(files["1"]) == sorted(files["2"])
-    assert [name for name in files["1"] if files["1"][name] != files["2"][name]] == []
-    assert "notebooks/en/split-04-break-even.html" in files["2"]
-
-
 def test_a_sphinx_warning_fails_the_build(tmp_path):
     """A prose reference to a value no cell glues is a Sphinx warning, and so a failed build."""
     book = small_book(tmp_path)

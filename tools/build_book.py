@@ -173,23 +173,8 @@ def quiet_word_segmenter(sphinx_language: str) -> None:
     jieba.setLogLevel(logging.WARNING)
 
 
-def sphinx_jobs(editions_at_once: int) -> int:
-    """How many processes each edition's Sphinx build reads and writes with (book/_ext/parallel.py):
-    its share of the cores this process may use, the editions built at once sharing them, and
-    one more where the share is more than one core. Sphinx reads on ``jobs`` processes but writes
-    on ``jobs`` - 1, its main process meanwhile resolving each page's references for them; with
-    ``jobs`` equal to two cores, one process wrote every page while the main one waited on it
-    most of the time (one edition's site: 4.1-5.1 s with three, 4.7-6.7 s with two, in pairs
-    run one after the other). The environment's BOOK_SPHINX_JOBS, where set, instead (1: serial,
-    as tests compare)."""
-    if os.environ.get("BOOK_SPHINX_JOBS"):
-        return int(os.environ["BOOK_SPHINX_JOBS"])
-    share = len(os.sched_getaffinity(0)) // editions_at_once
-    return share + 1 if share > 1 else 1
-
-
-def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
-    """One Sphinx build of one language into _build/html/<lang>, on ``jobs`` processes."""
+def build_edition(lang: str, html_only: bool = False) -> None:
+    """One Sphinx build of one language into _build/html/<lang>."""
     from jupyter_book.sphinx import build_sphinx
 
     own = EDITIONS[lang]["edition"]
@@ -237,7 +222,7 @@ def build_edition(lang: str, html_only: bool = False, jobs: int = 1) -> None:
         status = build_sphinx(ROOT, BUILD / "html" / lang, path_config=str(config_path),
                               noconfig=True, confoverrides=overrides, builder="html",
                               doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
-                              force_all=fresh, warningiserror=True, quiet=True, jobs=jobs)
+                              force_all=fresh, warningiserror=True, quiet=True)
         if status:
             raise SystemExit(f"{lang}: Sphinx html build failed ({status})")
         stamp.write_text(inputs)
@@ -436,12 +421,11 @@ def main(argv: list) -> int:
     # build in the same process would keep the first edition's interface language. One edition
     # is built here, without starting a process.
     if len(langs) == 1:
-        build_edition(langs[0], html_only=html_only, jobs=sphinx_jobs(1))
+        build_edition(langs[0], html_only=html_only)
     else:
         with ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
-            list(pool.map(functools.partial(build_edition, html_only=html_only,
-                                            jobs=sphinx_jobs(2)), langs))
+            list(pool.map(functools.partial(build_edition, html_only=html_only), langs))
     publish_source()
     landing()
     publish_data()
