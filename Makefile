@@ -88,14 +88,15 @@ test: $(READY)
 	  --durations=12
 
 ## check: the inner loop (about a minute): data/ and the notebooks against their sources, the
-## models, the sections, the prose numbers and the layout, and the English edition's HTML
-## (no notebook executed, no browser, no PDF); `make test` is the whole gate
+## models, the sections, the prose numbers and the layout, and the four editions' HTML, each
+## rebuilt where its sources changed (no notebook executed, no browser, no PDF); `make test` is
+## the whole gate
 check: $(READY) $(PURGECSS)
 	$(BIN)/python experiment.py --check
 	$(BIN)/python tools/notebooks.py --check
 	$(BIN)/python -m pytest tests/test_model.py tests/test_articles_2_3.py tests/test_sections.py \
 	  tests/test_prose_numbers.py tests/test_layout.py tests/test_words.py -q -n 2 -p no:cacheprovider
-	$(BIN)/python tools/build_book.py --html-only en
+	$(BIN)/python tools/build_book.py --html-only
 
 ## data: regenerate data/ (canonical JSON and SVG figures) from experiment.py
 data: $(READY)

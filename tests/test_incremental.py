@@ -233,3 +233,22 @@ def test_pyodides_compiled_standard_library_is_made_once_per_pyodide_and_script(
     second = build_book.compiled_stdlib()
     assert len(runs) == 2 and second != first and not first.exists()
     assert [p.name for p in second.parent.iterdir()] == [second.name]
+
+
+def test_a_broken_role_in_one_editions_prose_fails_its_build_naming_the_prose_file(tmp_path):
+    """A mistyped directive in the Italian prose of split-04 (written into its notebook by
+    tools/notebooks.py) fails the Italian build, and the error names sections/…/it.md and the
+    line where the directive was written, not only the generated notebook."""
+    book = small_book(tmp_path)
+    prose = book / "sections" / "split-04-break-even" / "it.md"
+    lines = prose.read_text(encoding="utf-8").splitlines()
+    number = next(n for n, line in enumerate(lines, 1) if line.startswith("```{"))
+    lines[number - 1] = "```{notte}"
+    prose.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written = subprocess.run([sys.executable, "tools/notebooks.py", "split-04-break-even"],
+                             cwd=book, capture_output=True, text=True, timeout=600)
+    assert written.returncode == 0, written.stderr
+    result = subprocess.run([sys.executable, "tools/build_book.py", "--html-only", "it"], cwd=book,
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode != 0
+    assert f"sections/split-04-break-even/it.md:{number}" in result.stderr, result.stderr[-2000:]

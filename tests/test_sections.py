@@ -222,3 +222,16 @@ def test_a_glue_key_names_one_quantity_in_the_whole_book(lang):
             shown.setdefault(key, {})[name] = text
     clashes = {key: pages for key, pages in shown.items() if len(set(pages.values())) > 1}
     assert clashes == {}, f"one key, several quantities (rename them): {clashes}"
+
+
+def test_a_build_error_in_a_notebook_names_the_prose_file_and_its_line():
+    """MyST-NB names a warning's place in the generated notebook (cell 6 of the Italian
+    tp-02-visual is its third markdown cell, 70002 its first line); the build's message adds
+    the line of sections/<name>/<lang>.md where that text was written, found here
+    independently: the line that starts the paragraph. A code cell's place gets nothing."""
+    lines = (notebooks.SECTIONS / "tp-02-visual" / "it.md").read_text(encoding="utf-8").splitlines()
+    paragraph = next(number for number, line in enumerate(lines, 1) if line.startswith("Per gradi bassi"))
+    place = str(notebooks.ROOT / "notebooks" / "it" / "tp-02-visual.ipynb")
+    assert notebooks.with_source_places(f"{place}:70002: No key 'x'") == \
+        f"{place}:70002 (written in sections/tp-02-visual/it.md:{paragraph}): No key 'x'"
+    assert notebooks.with_source_places(f"{place}:60002: a code cell") == f"{place}:60002: a code cell"

@@ -224,7 +224,8 @@ def build_edition(lang: str, html_only: bool = False) -> None:
                               doctreedir=BUILD / "doctrees" / lang, freshenv=fresh,
                               force_all=fresh, warningiserror=True, quiet=True)
         if status:
-            raise SystemExit(f"{lang}: Sphinx html build failed ({status})")
+            from notebooks import with_source_places   # (a failure only: it reads notebooks)
+            raise SystemExit(f"{lang}: Sphinx html build failed ({with_source_places(str(status))})")
         stamp.write_text(inputs)
         prune_images(BUILD / "html" / lang)
         purge_site(BUILD / "html" / lang, BUILD / "whole-css" / lang)

@@ -298,6 +298,54 @@ def prose_path(name: str, lang: str) -> pathlib.Path:
     return SECTIONS / name / f"{lang}.md"
 
 
+def block_lines(name: str, lang: str) -> list:
+    """The line (from 1) of the edition's prose file on which each of its markdown cells starts:
+    the first line of each block that ``prose`` keeps, in order."""
+    starts, start = [], None
+    for number, line in enumerate(prose_path(name, lang).read_text(encoding="utf-8").splitlines(), 1):
+        if PLACE.match(line):
+            if start is not None:
+                starts.append(start)
+            start = None
+        elif start is None and line != "":
+            start = number
+    return starts + ([start] if start is not None else [])
+
+
+#: A place in a notebook as MyST-NB names it in a warning: the notebook's path, then (the cell's
+#: index + 1) times 10 000 plus the cell's line counted from 2 (MyST-NB counts from 1, and
+#: docutils adds 1 again): a paragraph on the cell's first line reads 70002 in cell 6.
+NOTEBOOK_PLACE = re.compile(
+    r"(?P<path>[^\s:]*(?:notebooks|book)/(?P<lang>[a-z]+)/(?P<name>[\w-]+)\.ipynb):(?P<at>\d+)")
+
+
+def source_place(notebook: str, lang: str, name: str, at: int) -> str | None:
+    """Where in sections/ the text at MyST-NB's place ``notebook``:``at`` was written:
+    ``sections/<name>/<lang>.md:<line>`` for a line of a markdown cell; None for a code cell or a
+    notebook that sections/ does not hold."""
+    cell, line = divmod(at, 10_000)
+    cell -= 1
+    path = pathlib.Path(notebook)
+    if not prose_path(name, lang).is_file() or not path.is_file():
+        return None
+    cells = nbformat.read(path, as_version=4).cells
+    if not 0 <= cell < len(cells) or cells[cell].cell_type != "markdown":
+        return None
+    starts = block_lines(name, lang)
+    index = sum(1 for c in cells[:cell] if c.cell_type == "markdown")
+    return f"{rel(prose_path(name, lang))}:{starts[index] + max(line - 2, 0)}" \
+        if index < len(starts) else None
+
+
+def with_source_places(message: str) -> str:
+    """``message`` (a build's error) with each notebook place that comes from a section's prose
+    followed by the place in sections/ to edit."""
+    def named(found: re.Match) -> str:
+        source = source_place(found["path"], found["lang"], found["name"], int(found["at"]))
+        return found[0] + (f" (written in {source})" if source else "")
+    return NOTEBOOK_PLACE.sub(named, message)
+
+
 def blocks(name: str, lang: str) -> list:
     """The markdown cells of an edition's prose, the units that reviewed.json hashes."""
     return [item for item in prose(name, lang) if isinstance(item, str)]
