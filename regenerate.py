@@ -17,7 +17,7 @@ import atomic
 from experiment import DEFAULTS, RANGES, SPECS, claims, run, to_json
 from figures import DECIMAL_MARKS, FIGURES, variants
 from measure import analysis, tp_analysis
-from measure.figure import figure_measured, figure_tp_measured
+from measure.figure import MEASURED_FIGURES, figure_measured, figure_tp_measured
 from model.units import readable
 
 
@@ -29,9 +29,9 @@ def artefacts(results: dict) -> dict:
     if results["parameters"] == DEFAULTS:
         counted = tp_analysis.ledger_values(tp_analysis.load())   # PyTorch's count (tp-13)
         files["claims.json"] = to_json(claims(results, counted))
-    drawings = [("fig_measured.svg", figure_measured, analysis.figure_data(analysis.load())),
-                ("fig_tp_measured.svg", figure_tp_measured,
-                 tp_analysis.figure_data(tp_analysis.load()))]
+    records = {figure_measured: analysis.figure_data(analysis.load()),
+               figure_tp_measured: tp_analysis.figure_data(tp_analysis.load())}
+    drawings = [(name, draw, records[draw]) for name, draw in MEASURED_FIGURES.items()]
     drawings += [(name, draw, results) for name, draw in FIGURES.items()]
     drawn = [variants(draw, data) for _, draw, data in drawings]
     for (name, _, _), texts in zip(drawings, drawn):

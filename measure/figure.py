@@ -113,3 +113,9 @@ def _width_ticks(axis, hidden: list) -> None:
     """A logarithmic axis of widths, ticked and labelled at the widths measured."""
     axis.axes.set_xscale("log", base=2)
     _fixed_ticks(axis, hidden, [str(h) for h in hidden])
+
+
+#: The measurements' figures by their file in data/ (regenerate.py draws each from its committed
+#: record). With ``figures.FIGURES`` they are every figure of the book: the lists the tests and
+#: the words check (tests/test_words.py) read, so that a new figure is named in one place only.
+MEASURED_FIGURES = {"fig_measured.svg": figure_measured, "fig_tp_measured.svg": figure_tp_measured}

@@ -13,6 +13,7 @@ import pytest
 import experiment
 import figures
 import regenerate
+from measure.figure import MEASURED_FIGURES
 from model.units import readable
 from present import LANGUAGES
 
@@ -39,17 +40,18 @@ def copy_of_data(folder):
 
 
 def test_data_holds_every_figure_and_only_the_comma_variants_needed():
+    """data/ holds the file of each figure the code names (figures.FIGURES, and the committed
+    records' figures of measure/figure.py), each figure's comma variant where it has one, and
+    nothing else."""
     files = set(snapshot(ROOT / "data"))
-    figures = {"fig_versus_c.svg", "fig_versus_b.svg", "fig_ledger.svg", "fig_min_eta.svg",
-               "fig_tp_layer_time.svg", "fig_tp_efficiency.svg",
-               "fig_amdahl.svg", "fig_gustafson.svg", "fig_training_ledger.svg",
-               "fig_measured.svg", "fig_tp_measured.svg"}   # the last two from the committed records
-    comma = files - figures - {"results.json", "claims.json"}
-    assert figures <= files
+    named = {*figures.FIGURES, *MEASURED_FIGURES}
+    comma = files - named - {"results.json", "claims.json"}
+    assert named <= files, f"data/ lacks {sorted(named - files)}: run `make data`"
     # es and it get their own file only where the decimal comma changes the figure; E(t) has
     # decimal tick labels (0.2 … 1.0), so it has one.
     assert "fig_tp_efficiency.decimal-comma.svg" in comma
-    assert all(name.replace(".decimal-comma", "") in figures for name in comma)
+    stray = sorted(name for name in comma if name.replace(".decimal-comma", "") not in named)
+    assert not stray, f"data/ holds {stray}, of no figure of figures.FIGURES or measure/figure.py"
 
 
 def test_json_is_strict_and_sorted():

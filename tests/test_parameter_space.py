@@ -2,8 +2,11 @@
 flakes): every parameter set inside the documented ranges gives strict JSON with finite
 numbers, a ``null`` only beside a reason, the model's identities (recomputed here by hand),
 and figures whose data lie inside their axes; every value outside is refused by name."""
+import functools
 import json
 import math
+import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -151,11 +154,26 @@ def test_theory_results_are_strict_and_follow_amdahl(overrides):
 # Figures: drawn at any parameters, their data inside the axes
 # ---------------------------------------------------------------------------
 
-FIGURES_OF = {
-    "split": ("fig_versus_c.svg", "fig_versus_b.svg", "fig_ledger.svg", "fig_min_eta.svg"),
-    "tp": ("fig_tp_layer_time.svg", "fig_tp_efficiency.svg"),
-    "theory": ("fig_training_ledger.svg",),
-}
+SECTIONS = pathlib.Path(__file__).resolve().parents[1] / "sections"
+#: The file of each figure of figures.FIGURES, by the name of the function that draws it.
+FIGURE_FILES = {draw.__name__: name for name, draw in figures.FIGURES.items()}
+
+
+def figures_shown() -> dict:
+    """Each article's figures, as its sections show them: a section belongs to the article its
+    folder's prefix names (split-04-break-even to "split"), and shows each ``figures.figure_x``
+    its code.py names (the file of figures.FIGURES that draws it, or the function's name where
+    FIGURES has none). Read from the sections, so that a new figure is drawn here unlisted."""
+    shown = {group: set() for group in GROUPS}
+    for code in sorted(SECTIONS.glob("*/code.py")):
+        group = code.parent.name.split("-")[0]
+        for function in re.findall(r"\bfigures\.(figure_\w+)", code.read_text(encoding="utf-8")):
+            shown.get(group, set()).add(FIGURE_FILES.get(function, function))
+    return {group: tuple(sorted(names)) for group, names in shown.items()}
+
+
+#: The figures the property tests below draw at each article's parameters.
+FIGURES_OF = figures_shown()
 INSIDE_SHARE = 0.8   # a curve may leave its axes for at most a fifth of its points (an asymptote)
 
 
@@ -201,14 +219,29 @@ def assert_figures_show_their_data(group, overrides):
             assert outside_axes(fig) == [], name
 
 
-@pytest.mark.parametrize("group", FIGURES_OF)
-def test_every_parameter_dependent_figure_is_listed(group):
-    """FIGURES_OF covers every figure except those that ignore the parameters."""
-    listed = {name for names in FIGURES_OF.values() for name in names}
-    fixed = set(figures.FIGURES) - listed
-    for name in fixed:
-        svg = figures.FIGURES[name]
-        assert svg(run()) == svg(run(**{k: SPECS[k].high for k in GROUPS[group]})), name
+def test_every_figure_is_shown_by_an_articles_section():
+    """Each figure of figures.FIGURES is shown by a section of an article, so the property
+    tests below draw it; each figure a section shows is one of figures.FIGURES."""
+    shown = {name for names in FIGURES_OF.values() for name in names}
+    assert shown == set(figures.FIGURES), (
+        f"no article's section shows {sorted(set(figures.FIGURES) - shown)}; sections show "
+        f"{sorted(shown - set(figures.FIGURES))}, which figures.FIGURES does not name")
+
+
+@functools.cache
+def at_defaults(name: str) -> str:
+    """A figure of figures.FIGURES at the default parameters, as SVG text."""
+    return figures.FIGURES[name](run())
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_a_figure_changes_only_with_the_parameters_of_the_article_showing_it(group):
+    """The property tests draw a figure at the parameters of the article that shows it only: it
+    must not change with another article's, at which none draws it."""
+    highs = run(**{k: SPECS[k].high for k in GROUPS[group]})
+    for name in sorted(set(figures.FIGURES) - set(FIGURES_OF[group])):
+        assert figures.FIGURES[name](highs) == at_defaults(name), \
+            f"{name} changes with the {group} parameters, but no {group} section shows it"
 
 
 @settings(max_examples=12)

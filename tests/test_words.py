@@ -1,15 +1,21 @@
-"""Each edition's words (words/<lang>.toml): complete in every language, the same claims as the
-ledger, and no number formatted by hand."""
+"""Each edition's words (words/<lang>.toml): complete in every language (every figure's
+description included), in the edition's script, the same claims as the ledger, and no number
+formatted by hand."""
 import collections
+import importlib.util
 import re
+import types
 
 import pytest
 import yaml
+from sphinx.errors import ExtensionError
 
+import figures
 from experiment import claims
+from measure.figure import MEASURED_FIGURES
 from model.claims import MEASURED_CLAIMS, SOURCE_CLAIMS
 from present import SLOT, SOURCE_LANGUAGE, fill, literal
-from words import FOLDER, LANGUAGES, edition
+from words import FOLDER, LANGUAGES, edition, figure_descriptions
 
 IDS = [row["id"] for row in SOURCE_CLAIMS + MEASURED_CLAIMS]
 #: The tables whose keys every edition must translate, all of them.
@@ -164,3 +170,91 @@ def test_each_edition_writes_one_term_per_concept_and_its_front_page_lists_it(la
                 if variant in text:
                     found[(where, concept, variant)] += text.count(variant)
     assert not found, f"{lang} writes variants its [terms] avoid: {dict(found)}"
+
+
+#: Every figure of the book by its name (its file in data/ without ".svg"), the key of its
+#: words: read from the code that draws them, so that a new figure is checked without a list here.
+FIGURE_NAMES = sorted(name.removesuffix(".svg") for name in {*figures.FIGURES, *MEASURED_FIGURES})
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_figure_has_its_words_and_no_words_are_left_over(lang):
+    """A figure added to figures.FIGURES (or measure/figure.py) without its alt text fails here,
+    in `make check`, with the line the build would stop with (book/_ext/figure_words.py)."""
+    missing = None
+    try:
+        figure_descriptions(lang, FIGURE_NAMES)
+    except ValueError as error:
+        missing = str(error)
+    if missing:
+        pytest.fail(missing, pytrace=False)
+    left_over = sorted(set(edition(lang)["figures"]) - set(FIGURE_NAMES))
+    assert not left_over, f"words/{lang}.toml: [figures] describes {left_over}, no figure of the book"
+
+
+def test_no_edition_copies_another_editions_figure_words():
+    """A description pasted from another edition (English alt text in it.toml) is caught here."""
+    for name in FIGURE_NAMES:
+        texts = collections.Counter(edition(lang)["figures"].get(name) for lang in LANGUAGES)
+        shared = [text for text, count in texts.items() if text and count > 1]
+        assert not shared, f"{name}: editions share a description: {shared}"
+
+
+def figure_words_extension():
+    """book/_ext/figure_words.py, the Sphinx extension, loaded from its file."""
+    spec = importlib.util.spec_from_file_location(
+        "figure_words", FOLDER.parent / "book" / "_ext" / "figure_words.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_build_stops_at_its_start_naming_a_figure_without_words(monkeypatch):
+    """Each edition describes every figure of data/, as the build asks when it starts; a figure
+    of data/ that an edition lacks stops it there, in one line naming the figure and the file
+    (the first page showing the figure died with a bare KeyError)."""
+    extension = figure_words_extension()
+    for lang in LANGUAGES:
+        extension.check_words(types.SimpleNamespace(config=types.SimpleNamespace(
+            html_context={"edition": lang}, language=lang)))
+    monkeypatch.setattr(extension, "data_figures", lambda: {"<svg/>": "fig_new"})
+    with pytest.raises(ExtensionError) as stopped:
+        extension.check_words(types.SimpleNamespace(config=types.SimpleNamespace(
+            html_context={"edition": "it"}, language="it")))
+    assert str(stopped.value) == ("words/it.toml: [figures] has no entry for fig_new "
+                                  "(add its description in Italian)")
+
+
+#: A Chinese character (CJK Unified Ideographs, and their Extension A).
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+#: The tables of zh.toml that are not prose: marks and number formats, and the terms' variants
+#: to avoid (English spellings, on purpose).
+NOT_PROSE_TABLES = {"typography", "terms"}
+#: The zh words rightly written without a Chinese character: a locale code, a name, a formula.
+ZH_WITHOUT_HAN = {"edition.sphinx_language", "words.plan_tp",
+                  "claims.anecdote_fits_without_pp.quantity"}
+
+
+def strings(record, key=""):
+    """(dotted key, text) of every string of a words file, in tables and lists at any depth."""
+    if isinstance(record, str):
+        yield key, record
+    elif isinstance(record, (dict, list)):
+        items = record.items() if isinstance(record, dict) else enumerate(record)
+        for name, value in items:
+            yield from strings(value, f"{key}.{name}" if key else str(name))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_edition_writes_in_its_own_script(lang):
+    """Words pasted from another edition fail: every zh word of prose (alt text, panel, claims…)
+    has a Chinese character, where English alt text in zh.toml passed every test before; no es,
+    it or en word has one."""
+    if lang == "zh":
+        wrong = [(key, text) for key, text in strings(edition(lang))
+                 if key.split(".")[0] not in NOT_PROSE_TABLES and key not in ZH_WITHOUT_HAN
+                 and not HAN.search(text)]
+        assert not wrong, f"words/zh.toml: no Chinese character in {wrong}"
+    else:
+        wrong = [(key, text) for key, text in strings(edition(lang)) if HAN.search(text)]
+        assert not wrong, f"words/{lang}.toml: Chinese characters in {wrong}"

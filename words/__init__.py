@@ -19,6 +19,8 @@ A file holds, in its language:
   marks) and ``{stated}`` is the claim's stated value, so no edition formats a number by hand.
   A claim without ``text`` is shown in the source's own words; one without ``quantity`` uses
   the model's.
+- ``[figures]``: what each figure shows (its alt text), by its name: its file in data/ without
+  the suffixes; ``figure_descriptions`` refuses a figure the file does not describe.
 
 ``LANGUAGES`` is the one list of the book's editions, in the order the book shows them.
 """
@@ -29,6 +31,8 @@ import pathlib
 import tomllib
 
 LANGUAGES = ("zh", "es", "it", "en")
+#: Each edition's language as a message to a translator names it.
+LANGUAGE_NAMES = {"zh": "Chinese", "es": "Spanish", "it": "Italian", "en": "English"}
 
 FOLDER = pathlib.Path(__file__).resolve().parent
 #: The tables every file has, and the keys of each that the book reads.
@@ -63,3 +67,18 @@ def edition(lang: str) -> dict:
         if missing:
             raise ValueError(f"{path.name} [{table}] lacks {', '.join(missing)}")
     return record
+
+
+def figure_descriptions(lang: str, names) -> dict:
+    """The alt text of each figure of ``names`` in one edition: words/<lang>.toml [figures].
+
+    Raises ValueError, in one line that names the file and the figure, for the first figure the
+    file does not describe. The build asks at its start (book/_ext/figure_words.py), `make check`
+    for every figure of the book (tests/test_words.py): a figure added without its words stops
+    there, not in the middle of a page's build with a bare KeyError."""
+    described = edition(lang)["figures"]
+    for name in sorted(names):
+        if name not in described:
+            raise ValueError(f"words/{lang}.toml: [figures] has no entry for {name} "
+                             f"(add its description in {LANGUAGE_NAMES[lang]})")
+    return {name: described[name] for name in names}

@@ -4,9 +4,10 @@ and carries its size.
 MyST-NB writes a notebook's SVG output as ``<img alt="../../_images/<hash>.svg">``: a screen
 reader reads out the hash. At the default parameters each figure is byte for byte a file of
 data/ (tests/test_data.py), so the file names the figure, and ``words/<lang>.toml [figures]``
-gives its description, which becomes the alt text. The image also gets ``width`` and ``height``
-(the SVG's own size, in CSS pixels), so that the page does not move as figures load; the
-stylesheet keeps them fluid (``height: auto``).
+gives its description, which becomes the alt text (the build stops at its start, in one line
+naming the figure and the file, if the edition lacks a figure's words). The image also gets
+``width`` and ``height`` (the SVG's own size, in CSS pixels), so that the page does not move as
+figures load; the stylesheet keeps them fluid (``height: auto``).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import sys
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -53,6 +55,16 @@ def edition_of(app: Sphinx) -> str:
     return app.config.html_context.get("edition") or (app.config.language or "en")[:2]
 
 
+def check_words(app: Sphinx) -> None:
+    """Stop the build before it reads a page if the edition does not describe every figure of
+    data/ (a SphinxError, which Sphinx prints as it is, without a traceback); otherwise the
+    first page to show the figure would fail with a bare KeyError."""
+    try:
+        words.figure_descriptions(edition_of(app), set(data_figures().values()))
+    except ValueError as error:
+        raise ExtensionError(str(error), modname=__name__) from None
+
+
 def describe_figures(app: Sphinx, doctree, docname: str) -> None:
     """Give each SVG image of a page its figure's words as alt text, and note its size."""
     described = words.edition(edition_of(app))["figures"]
@@ -82,6 +94,7 @@ def size_images(app: Sphinx, pagename: str, templatename: str, context: dict, do
 
 
 def setup(app: Sphinx) -> dict:
+    app.connect("builder-inited", check_words)
     app.connect("doctree-resolved", describe_figures)
     app.connect("html-page-context", size_images)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
