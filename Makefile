@@ -95,7 +95,8 @@ check: $(READY) $(PURGECSS)
 	$(BIN)/python experiment.py --check
 	$(BIN)/python tools/notebooks.py --check
 	$(BIN)/python -m pytest tests/test_model.py tests/test_articles_2_3.py tests/test_sections.py \
-	  tests/test_prose_numbers.py tests/test_layout.py tests/test_words.py -q -n 2 -p no:cacheprovider
+	  tests/test_prose_numbers.py tests/test_layout.py tests/test_words.py \
+	  tests/test_parameter_space.py::test_every_figure_is_shown_by_an_articles_section -q -n 2 -p no:cacheprovider
 	$(BIN)/python tools/build_book.py --html-only
 
 ## data: regenerate data/ (canonical JSON and SVG figures) from experiment.py
