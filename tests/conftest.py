@@ -18,7 +18,7 @@ settings.load_profile("book")
 #: last, so that none waits for the build while other work could run (Firefox's check, run
 #: early, spent 39 s of a worker waiting for it).
 BOOK_TESTS = ("test_book.py", "test_site.py", "test_firefox.py", "test_lighthouse.py",
-              "test_licence.py", "test_prefix.py")
+              "test_licence.py", "test_prefix.py", "test_landing.py")
 
 
 def _runs_book_tests(config) -> bool:

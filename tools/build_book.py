@@ -382,12 +382,21 @@ def pdf_name(lang: str) -> str:
 
 
 def landing() -> None:
-    """_build/html/index.html: one link per edition."""
-    links = "\n".join(f'    <li><a href="{code}/index.html" hreflang="{code}" lang="{code}">'
-                      f"{html.escape(name)}</a></li>" for code, name in ((c, e["edition"]["name"]) for c, e in EDITIONS.items()))
+    """_build/html/index.html: one link per edition, with the edition's name and the book's
+    title in its own words (book/landing.html styles them and opens the reader's language)."""
+    own = {code: e["edition"] for code, e in EDITIONS.items()}
+    links = "\n".join(
+        f'      <li><a href="{code}/index.html" hreflang="{code}" '
+        f'lang="{said["sphinx_language"].replace("_", "-")}">'
+        f'<span class="name">{html.escape(said["name"])}</span> '
+        f'<span class="title">{html.escape(said["title"])}</span></a></li>'
+        for code, said in own.items())
+    # The page's own language is English (book/landing.html): its title first.
+    titles = " · ".join(html.escape(own[code]["title"])
+                        for code in sorted(own, key=lambda code: code != "en"))
     template = (ROOT / "book" / "landing.html").read_text(encoding="utf-8")
-    (BUILD / "html" / "index.html").write_text(template.replace("{{ links }}", links),
-                                              encoding="utf-8")
+    (BUILD / "html" / "index.html").write_text(
+        template.replace("{{ links }}", links).replace("{{ titles }}", titles), encoding="utf-8")
 
 
 def publish_data() -> None:
