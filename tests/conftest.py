@@ -5,6 +5,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "notebooks"), str(ROOT / "tools")]
 
 
+import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 # Property tests run the same examples on every machine (derandomised, no example database),
@@ -54,3 +55,20 @@ def pytest_collection_modifyitems(items):
     long ones among them (marked ``long``) first: a run that ended on a long one left the other
     workers idle for its last seconds."""
     items.sort(key=lambda item: (item.path.name in BOOK_TESTS, item.get_closest_marker("long") is None))
+
+
+@pytest.fixture(scope="module")
+def site():
+    """The built book (tests/site_build.py), served locally; the base URL. A test file that
+    serves it otherwise (compressed, under a prefix) has a fixture of its own."""
+    from site_build import built_site
+    with built_site() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (site_build.chromium_launched)."""
+    from site_build import chromium_launched
+    with chromium_launched() as chromium:
+        yield chromium

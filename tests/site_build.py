@@ -16,6 +16,8 @@ import time
 
 import pytest
 import yaml
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
 
 from build_book import CHROMIUM, CHROMIUM_ARGS as PRINTER_ARGS
 from local_server import serve  # noqa: F401 (the tests import it from here)
@@ -137,3 +139,22 @@ def built_site(server=None):
     finally:
         running.shutdown()
 
+
+
+@contextlib.contextmanager
+def chromium_launched():
+    """Headless Chromium, by the book's path and with its switches; a launch that fails (seen
+    once on a loaded 2-core machine, before any page was opened) is retried, a page that fails
+    never is."""
+    with sync_playwright() as playwright:
+        for attempt in range(3):
+            try:
+                chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                break
+            except PlaywrightError:
+                if attempt == 2:
+                    raise
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -11,9 +11,8 @@ import re
 
 import axe_playwright_python
 import pytest
-from playwright.sync_api import sync_playwright
 
-from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, PHONE, built_site, serve
+from site_build import EDITIONS, HTML, PHONE, serve
 from words import edition
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -46,21 +45,6 @@ SHOWN = """() => {
                                                                          ...box(a)})),
     scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth};
 }"""
-
-
-@pytest.fixture(scope="module")
-def site():
-    """The built book, served locally; the base URL."""
-    with built_site() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Tab:

@@ -10,12 +10,10 @@ from __future__ import annotations
 import functools
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from playwright.sync_api import sync_playwright
 
 import words
-from site_build import CHROMIUM, CHROMIUM_ARGS, EDITIONS, built_site, needs_pyodide, serve
+from site_build import EDITIONS, built_site, needs_pyodide, serve
 
 PREFIX = "/book-prefix"
 #: The page the switcher and the panel are read on, in each edition's folder.
@@ -28,21 +26,6 @@ def site():
     with built_site(functools.partial(serve, prefix=PREFIX)) as base:
         assert base.endswith(PREFIX)
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Chromium (a failed launch is retried, as in tests/test_site.py)."""
-    with sync_playwright() as playwright:
-        for attempt in range(3):
-            try:
-                chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                break
-            except PlaywrightError:
-                if attempt == 2:
-                    raise
-        yield chromium
-        chromium.close()
 
 
 class Visit:

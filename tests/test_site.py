@@ -13,13 +13,11 @@ import urllib.parse
 
 import axe_playwright_python
 import pytest
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import sync_playwright
 
 import words
 from local_server import Quiet
-from site_build import (CHROMIUM, CHROMIUM_ARGS, EDITIONS, HTML, PHONE, ROOT, SIDEWAYS_SELECTOR,
-                        built_site, needs_pyodide, pages, serve)
+from site_build import (EDITIONS, HTML, PHONE, ROOT, SIDEWAYS_SELECTOR, chromium_launched,
+                        needs_pyodide, pages, serve)
 
 DESKTOP = {"width": 1280, "height": 900}
 #: The heaviest a page may be, everything it loads included, uncompressed.
@@ -122,28 +120,12 @@ def tables_that_do_not_read(tables: list, viewport: dict) -> list:
 
 
 @pytest.fixture(scope="module")
-def site():
-    """The built book, served locally; the base URL."""
-    with built_site() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
 def browser():
-    """Headless Chromium; a launch that fails (seen once on a loaded 2-core machine, before any
-    page was opened) is retried, a page that fails never is."""
-    with sync_playwright() as playwright:
-        for attempt in range(3):
-            try:
-                chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                break
-            except PlaywrightError:
-                if attempt == 2:
-                    raise
+    """Headless Chromium (site_build.chromium_launched), its idle tabs forgotten at the end."""
+    with chromium_launched() as chromium:
         yield chromium
         for lent in [key for key in _IDLE_TABS if key[0] is chromium]:
             del _IDLE_TABS[lent]
-        chromium.close()
 
 
 #: The idle tabs of each browser's shared contexts, which Reader lends: "reading", for the
