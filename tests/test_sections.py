@@ -235,3 +235,11 @@ def test_a_build_error_in_a_notebook_names_the_prose_file_and_its_line():
     assert notebooks.with_source_places(f"{place}:70002: No key 'x'") == \
         f"{place}:70002 (written in sections/tp-02-visual/it.md:{paragraph}): No key 'x'"
     assert notebooks.with_source_places(f"{place}:60002: a code cell") == f"{place}:60002: a code cell"
+
+
+def test_a_missing_edition_of_a_sections_prose_is_named(sources):
+    """An edition without its prose file (a language being added) is refused with the file's
+    name, not a traceback."""
+    (sources / "tp-01-kitchen" / "it.md").unlink()
+    with pytest.raises(notebooks.SourceError, match=r"sections/tp-01-kitchen/it\.md is missing"):
+        notebooks.assemble("tp-01-kitchen", "it")

@@ -160,7 +160,7 @@ def cited(name: str) -> list:
     """The keys a section's prose cites, in any edition (sorted), so that the four editions
     share one setup cell."""
     return sorted({key for lang in LANGUAGES
-                   for key in CITE.findall(prose_path(name, lang).read_text(encoding="utf-8"))})
+                   for key in CITE.findall(prose_text(name, lang))})
 
 
 def head(kind: str, lang: str, draws: bool = False, cites: tuple = (), section: str = "") -> list:
@@ -282,7 +282,7 @@ def prose(name: str, lang: str) -> list:
             items.append(text)
         block.clear()
 
-    for line in prose_path(name, lang).read_text(encoding="utf-8").splitlines():
+    for line in prose_text(name, lang).splitlines():
         match = PLACE.match(line)
         if match:
             close()
@@ -296,6 +296,16 @@ def prose(name: str, lang: str) -> list:
 
 def prose_path(name: str, lang: str) -> pathlib.Path:
     return SECTIONS / name / f"{lang}.md"
+
+
+def prose_text(name: str, lang: str) -> str:
+    """The text of an edition's prose file; a missing one (a language being added) is refused,
+    naming it."""
+    path = prose_path(name, lang)
+    if not path.is_file():
+        raise SourceError(f"{rel(path)} is missing: every section needs the prose of every "
+                          f"edition (CONTRIBUTING.md, \"Add a language\")")
+    return path.read_text(encoding="utf-8")
 
 
 def block_lines(name: str, lang: str) -> list:
