@@ -102,7 +102,8 @@ def test_a_prose_change_in_one_edition_names_the_editions_that_must_follow(sourc
     prose.write_text(prose.read_text(encoding="utf-8").replace(
         "Put plainly:", "In plain words:"), encoding="utf-8")
     message = notebooks.behind("split-04-break-even")
-    assert message.startswith("split-04-break-even: en changed since the last review: block 2 (")
+    assert message.startswith("split-04-break-even: en (sections/split-04-break-even/en.md) "
+                              "changed since the last review: block 2 (")
     assert "zh, es, it must follow" in message and "make reviewed SECTION=split-04-break-even" in message
     # Only the English notebook is stale, for its prose (its outputs are kept).
     assert notebooks.out_of_date(["split-04-break-even"]) == [

@@ -543,7 +543,8 @@ def behind(name: str) -> str | None:
     if not changed:
         return None
     follow = [lang for lang in LANGUAGES if lang not in changed]
-    return (f"{name}: " + "; ".join(f"{lang} changed since the last review: {where}"
+    return (f"{name}: " + "; ".join(f"{lang} ({rel(prose_path(name, lang))}) changed since the "
+                                     f"last review: {where}"
                                      for lang, where in changed.items())
             + (f". {', '.join(follow)} must follow" if follow else "")
             + f"; when the editions say the same again, run `make reviewed SECTION={name}`"
