@@ -364,10 +364,14 @@ class Page:
             return ""
         quantity = self.claim_words(row)["quantity"]
         if row["holds"] is None:
-            return self.word("verdict_undecided").format(quantity=quantity)
-        return self.word("verdict_holds" if row["holds"] else "verdict_fails").format(
-            quantity=quantity, value=self.claim_value(row, row["computed"], 2),
-            relation=RELATION_SIGNS[row["relation"]], bound=self.claim_value(row, row["stated"]))
+            mark = self.word("verdict_undecided").format(quantity=quantity)
+        else:
+            mark = self.word("verdict_holds" if row["holds"] else "verdict_fails").format(
+                quantity=quantity, value=self.claim_value(row, row["computed"], 2),
+                relation=RELATION_SIGNS[row["relation"]], bound=self.claim_value(row, row["stated"]))
+        # The slot stands right after the sentence's full stop, with no space: an empty one
+        # leaves none doubled, and a mark brings the space between two sentences it needs.
+        return self.words["typography"]["between_sentences"] + mark
 
     def mark_verdicts(self, rows: list) -> None:
         """Glue ``verdict_<id>`` for each row of ``experiment.verdicts(section, results)``: the

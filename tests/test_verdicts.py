@@ -58,14 +58,14 @@ def test_a_claim_the_values_overturn_is_marked_with_its_quantity():
     # faster, against "more devices, slower".
     text = mark("es", "split-04-break-even", "small_c_more_devices_slower", b_bytes_per_s=1e12)
     words = edition("es")["words"]["verdict_fails"]
-    assert text.startswith(words.split("{")[0]) and "= 1,16, no < 1" in text
+    assert text.startswith(" " + words.split("{")[0]) and "= 1,16, no < 1" in text
 
 
 def test_a_claim_whose_quantity_no_longer_exists_is_marked_undecided():
     # By hand, B = 1 GB/s: H = 4 × (0.03 + 2) = 8.12 ms exceeds C = 1 ms, so even C/(2η) = 0
     # would not pay off: the η needed does not exist (the claim compares it with 1).
     text = mark("it", "split-09-network", "eta_threshold_unreachable_small_c", b_bytes_per_s=1e9)
-    assert text == edition("it")["words"]["verdict_undecided"].format(
+    assert text == " " + edition("it")["words"]["verdict_undecided"].format(
         quantity="η richiesta con C = 1 ms")
 
 

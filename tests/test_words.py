@@ -3,6 +3,7 @@ description included), in the edition's script, the same claims as the ledger, a
 formatted by hand."""
 import collections
 import importlib.util
+import json
 import re
 import types
 
@@ -143,19 +144,41 @@ def without_code_blocks(markdown):
 SECTIONS_FOLDER = FOLDER.parent / "sections"
 
 
+def tables_of(lang):
+    """(where, text) of every table the edition's saved notebooks show, headers and cells: what
+    the code writes in the edition's words (or literally, the same in every edition)."""
+    root = FOLDER.parent
+    for path in sorted(root.glob(f"notebooks/{lang}/*.ipynb")) + sorted(root.glob(f"book/{lang}/*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        for cell in notebook["cells"]:
+            for output in cell.get("outputs", []):
+                shown = "".join(output.get("data", {}).get("text/markdown", ""))
+                rows = [line for line in shown.splitlines() if line.startswith("|")]
+                if rows:
+                    yield f"{path.relative_to(root)} (a table)", NOT_PROSE.sub(" ", "\n".join(rows))
+
+
 def prose_of(lang):
-    """(where, text) of every piece of an edition's prose: each section's Markdown and each
-    claim's text, quantity and reason in words/<lang>.toml."""
+    """(where, text) of every piece of an edition's prose: each section's Markdown, each
+    claim's text, quantity and reason in words/<lang>.toml, every other string of that file
+    (table headers, labels, the panel's words; not its [terms], which name the variants to
+    avoid) and the tables of its notebooks."""
     for path in sorted(SECTIONS_FOLDER.glob(f"*/{lang}.md")):
         yield path.parent.name, NOT_PROSE.sub(" ", without_code_blocks(path.read_text(encoding="utf-8")))
     for claim_id, field, text in claim_texts(lang):
         yield f"words/{lang}.toml [claims.{claim_id}] {field}", text
+    for key, text in strings(edition(lang)):
+        if key.split(".")[0] not in {"terms", "claims"}:
+            yield f"words/{lang}.toml {key}", text
+    yield from tables_of(lang)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_edition_writes_one_term_per_concept_and_its_front_page_lists_it(lang):
     """all-reduce, bandwidth, efficiency and break-even are written one way in each edition
-    (words/<lang>.toml [terms]), and the front page's terminology table shows that term."""
+    (words/<lang>.toml [terms]): in its prose, in its words file and in the tables its
+    notebooks show (zh's "V 的 all-reduce" stood in the split-08 table beside 全归约 in the
+    prose); and the front page's terminology table shows that term."""
     terms = edition(lang)["terms"]
     front = (FOLDER.parent / "book" / lang / "index.md").read_text(encoding="utf-8")
     first_cells = [line.split("|")[1] for line in front.splitlines() if line.startswith("|")]

@@ -138,12 +138,13 @@ page.table(["tp_pass", "tp_module", "plan_tp", "plan_sp"],
 
 # %% table-sweep
 t = env["world_size"]
-page.table(["h", "T(1) (ms)", f"T(1), {t}× threads (ms)", f"T({t}) (ms)", "T_comm (ms)",
-            "T_calc (ms)"],
+page.table(["h", "T(1) (ms)", page.word("one_all_threads_ms").format(t=t), f"T({t}) (ms)",
+            "T_comm (ms)", "T_calc (ms)"],
            [[row["hidden"], page.cell(row["one_ms"], 1), page.cell(row["one_all_threads_ms"], 1),
              page.cell(row["tp_ms"], 1), page.cell(row["comm_ms"], 1), page.cell(row["calc_ms"], 1)]
             for row in rows])
-page.table(["h", "R", "t·P·d/(18·h·B)", f"T(1)/T({t})", f"T(1), {t}× threads / T({t})"],
+page.table(["h", "R", "t·P·d/(18·h·B)", f"T(1)/T({t})",
+            page.word("speedup_all_threads").format(t=t)],
            [[row["hidden"], page.cell(row["ratio"], 3) if row["ratio"] is not None else "–",
              page.cell(row["predicted_ratio"], 3), page.cell(row["speedup"], 2),
              page.cell(row["speedup_all_threads"], 2)] for row in rows])
