@@ -161,12 +161,6 @@ def test_each_flag_is_titled_and_coloured_by_its_status(lang):
 #: Two spaces or more between two words of a line, as the prose reads once its values are in
 #: (a line's indentation, a Markdown hard break and the space before a table's pipe excepted).
 DOUBLE_SPACE = re.compile(r"(?<=[^\s|])  +(?=[^\s|])")
-#: Sections whose prose another change is rewriting at present (issue 48): their slots still
-#: stand after a space. The test fails once one of them no longer does: take it off the list.
-SLOTS_AFTER_A_SPACE = {f"{lang}/{section}" for lang in ("es", "it", "en")
-                       for section in ("tp-09-applications", "tp-11-misconceptions")}
-
-
 def as_read(text: str, values: dict) -> str:
     """A markdown cell as the reader reads it: each glued value in its slot, citations as
     labels, other roles as a word; code (blocks and inline) left out, its spacing being the
@@ -203,9 +197,6 @@ def test_no_slot_leaves_two_spaces_whether_empty_or_filled(path):
                     + page.word("verdict_undecided").format(quantity="X"))
               if key.startswith("verdict_") else value for key, value in values.items()}
     found = double_spaces(path, values) + double_spaces(path, filled)
-    if f"{path.parent.name}/{path.stem}" in SLOTS_AFTER_A_SPACE:
-        assert found, f"{path.parent.name}/{path.stem} no longer leaves double spaces: take it off SLOTS_AFTER_A_SPACE"
-        return
     assert not found, f"two spaces in the prose as read (markdown cell, line): {found}"
 
 
