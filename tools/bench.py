@@ -30,7 +30,6 @@ from local_server import serve
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
-BIN = pathlib.Path(PYTHON).parent
 #: Where the table is written.
 REPORT = ROOT / "docs" / "performance.md"
 

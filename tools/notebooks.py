@@ -274,21 +274,30 @@ def code_cells(name: str, lang: str) -> list:
 def prose(name: str, lang: str) -> list:
     """An edition's prose: a list of markdown cells (strings) and placed code cells (names,
     as ``Cell`` names wrapped in a 1-tuple)."""
-    items, block = [], []
+    return [item for _, item in numbered_prose(name, lang)]
+
+
+def numbered_prose(name: str, lang: str) -> list:
+    """``prose`` with the line (from 1) of the prose file each item starts on: a placement's
+    own line, a markdown cell's first line that is not empty."""
+    items, block, start = [], [], None
 
     def close():
         text = "\n".join(block).strip("\n")
         if text:
-            items.append(text)
+            items.append((start, text))
         block.clear()
 
-    for line in prose_text(name, lang).splitlines():
+    for number, line in enumerate(prose_text(name, lang).splitlines(), 1):
         match = PLACE.match(line)
         if match:
             close()
+            start = None
             if match["name"]:
-                items.append((match["name"],))
+                items.append((number, (match["name"],)))
         else:
+            if start is None and line != "":
+                start = number
             block.append(line)
     close()
     return items
@@ -306,20 +315,6 @@ def prose_text(name: str, lang: str) -> str:
         raise SourceError(f"{rel(path)} is missing: every section needs the prose of every "
                           f"edition (CONTRIBUTING.md, \"Add a language\")")
     return path.read_text(encoding="utf-8")
-
-
-def block_lines(name: str, lang: str) -> list:
-    """The line (from 1) of the edition's prose file on which each of its markdown cells starts:
-    the first line of each block that ``prose`` keeps, in order."""
-    starts, start = [], None
-    for number, line in enumerate(prose_path(name, lang).read_text(encoding="utf-8").splitlines(), 1):
-        if PLACE.match(line):
-            if start is not None:
-                starts.append(start)
-            start = None
-        elif start is None and line != "":
-            start = number
-    return starts + ([start] if start is not None else [])
 
 
 #: A place in a notebook as MyST-NB names it in a warning: the notebook's path, then (the cell's
@@ -341,7 +336,7 @@ def source_place(notebook: str, lang: str, name: str, at: int) -> str | None:
     cells = nbformat.read(path, as_version=4).cells
     if not 0 <= cell < len(cells) or cells[cell].cell_type != "markdown":
         return None
-    starts = block_lines(name, lang)
+    starts = [start for start, item in numbered_prose(name, lang) if isinstance(item, str)]
     index = sum(1 for c in cells[:cell] if c.cell_type == "markdown")
     return f"{rel(prose_path(name, lang))}:{starts[index] + max(line - 2, 0)}" \
         if index < len(starts) else None
@@ -526,11 +521,16 @@ def current_review(name: str) -> dict:
     return {lang: [digest(b) for b in blocks(name, lang)] for lang in LANGUAGES}
 
 
+def recorded_review(name: str) -> dict:
+    """What the section's reviewed.json holds (nothing where it has none yet)."""
+    path = reviewed_path(name)
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
 def behind(name: str) -> str | None:
     """None when no edition's prose changed since the section was last reviewed; otherwise a
     sentence naming the editions that changed (and where) and those that must follow."""
-    path = reviewed_path(name)
-    recorded = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    recorded = recorded_review(name)
     now = current_review(name)
     changed = {}
     for lang in LANGUAGES:
@@ -563,8 +563,7 @@ def mark_changed_alone(name: str, lang: str) -> None:
     typo, a word): its hashes are recorded as they are now and ``lang`` is listed under
     "changed_alone"; the other editions' hashes stay as their last review left them. Refused,
     naming them, where another edition changed too."""
-    path = reviewed_path(name)
-    recorded = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    recorded = recorded_review(name)
     now = current_review(name)
     others = [other for other in LANGUAGES if other != lang and recorded.get(other) != now[other]]
     if others:
@@ -573,7 +572,7 @@ def mark_changed_alone(name: str, lang: str) -> None:
     recorded[lang] = now[lang]
     recorded["changed_alone"] = sorted(set(recorded.get("changed_alone", [])) | {lang},
                                        key=LANGUAGES.index)
-    atomic.write_text(path, json.dumps(recorded, indent=1) + "\n")
+    atomic.write_text(reviewed_path(name), json.dumps(recorded, indent=1) + "\n")
 
 
 def rel(path: pathlib.Path) -> str:

@@ -49,10 +49,10 @@ def svg_size_px(text: str) -> tuple | None:
     return None if found is None else tuple(round(float(v) * PX_PER_PT) for v in found.groups())
 
 
-def edition_of(app: Sphinx) -> str:
-    """The edition being built: as tools/build_book.py names it, or, in a plain `jupyter-book
-    build .` of _config.yml (the English edition), from the build's language."""
-    return app.config.html_context.get("edition") or (app.config.language or "en")[:2]
+def edition_of(config) -> str:
+    """The edition a build's Sphinx ``config`` is for: as tools/build_book.py names it, or, in a
+    plain `jupyter-book build .` of _config.yml (the English edition), from its language."""
+    return config.html_context.get("edition") or (config.language or "en")[:2]
 
 
 def check_words(app: Sphinx) -> None:
@@ -60,14 +60,14 @@ def check_words(app: Sphinx) -> None:
     data/ (a SphinxError, which Sphinx prints as it is, without a traceback); otherwise the
     first page to show the figure would fail with a bare KeyError."""
     try:
-        words.figure_descriptions(edition_of(app), set(data_figures().values()))
+        words.figure_descriptions(edition_of(app.config), set(data_figures().values()))
     except ValueError as error:
         raise ExtensionError(str(error), modname=__name__) from None
 
 
 def describe_figures(app: Sphinx, doctree, docname: str) -> None:
     """Give each SVG image of a page its figure's words as alt text, and note its size."""
-    described = words.edition(edition_of(app))["figures"]
+    described = words.edition(edition_of(app.config))["figures"]
     for node in doctree.findall(nodes.image):
         source = pathlib.Path(app.srcdir) / node["uri"]
         if source.suffix != ".svg" or not source.is_file():

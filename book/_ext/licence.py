@@ -28,6 +28,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 import words  # noqa: E402
+from figure_words import edition_of  # noqa: E402 (book/_ext, on the path as the extensions are)
 
 #: The licences' full texts, at the repository's root, and the name of its copy in each site.
 LICENSE, SITE_COPY = ROOT / "LICENSE", "LICENSE.txt"
@@ -35,12 +36,6 @@ LICENSE, SITE_COPY = ROOT / "LICENSE", "LICENSE.txt"
 CC_BY = ("https://creativecommons.org/licenses/by/4.0/", "CC BY 4.0")
 MIT_NAME = "MIT"
 SLOTS = ("{cc_by}", "{mit}")
-
-
-def edition_of(config: Config) -> str:
-    """The edition being built: as tools/build_book.py names it, or, in a plain `jupyter-book
-    build .` of _config.yml (the English edition), from the build's language."""
-    return config.html_context.get("edition") or (config.language or "en")[:2]
 
 
 def sentence(lang: str) -> str:
