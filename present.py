@@ -77,7 +77,8 @@ DECIMALS = {
     "c_ms": 6, "eta": 6, "b_gb_per_s": 6, "half_c_ms": 6, "comm_ms": 6,
     "parallel_compute_ms": 6, "two_ms": 6, "speedup": 3, "break_even_c_ms": 5,
     # article 2: the per-layer times of the demo, the ring factors
-    "tp_comm_ms": 3, "a_ms": 2, "a100_nvlink_over_network": 1, "ring_t2": 2, "ring_t8": 2, "ring_t32": 3,
+    "tp_comm_ms": 3, "a_ms": 2, "ring_t2": 2, "ring_t8": 2, "ring_t32": 3,
+    "one_nic_cut": 0, "all_nics_cut": 1, "one_nic_busbw_gb_per_s": 0, "all_nics_busbw_gb_per_s": 0,
     # article 3: the scenario
     "days": 2, "serial": 3, "adam_bytes": 0,
 }
@@ -302,7 +303,8 @@ class Page:
         the ledger reads as a table of its verdicts by status and article, a screen or two
         long (the PDF prints every group open). Each item gives the claim in this page's
         language, the source's own words, a link to the section, the stated and computed
-        values and, for a wrong number, the relative error."""
+        values, for a wrong number the relative error, and the entries of ``claims`` that
+        judge the same sentence otherwise."""
         blocks = []
         for status in statuses:
             rows = [c for c in claims if c["status"] == status]
@@ -310,7 +312,7 @@ class Page:
                 continue
             groups = []
             for article, part in ARTICLE_PARTS.items():
-                items = [self._ledger_item(c) for c in rows if c["article"] == article]
+                items = [self._ledger_item(c, claims) for c in rows if c["article"] == article]
                 if items:
                     groups.append(f":::{{dropdown}} {self.words['parts'][part]} ({len(items)})\n"
                                   f":class-container: ledger-group\n\n" + "\n".join(items) + "\n:::")
@@ -329,10 +331,17 @@ class Page:
                 "quantity": fill(own.get("quantity", c["quantity"] or ""), self.lang),
                 "reason": fill(own["reason"], self.lang) if "reason" in own else None}
 
-    def _ledger_item(self, c: dict) -> str:
+    def _ledger_label(self, c: dict) -> str:
+        """How the ledger names a claim from another entry: a qualitative claim by the
+        quantity that decides it, a number by its text."""
+        words = self.claim_words(c)
+        return words["quantity"] if c["relation"] is not None else words["text"]
+
+    def _ledger_item(self, c: dict, claims: list) -> str:
         """One claim of the ledger as a Markdown list item (see ``ledger``; its article is the
         title of the group that holds it). A qualitative claim shows the quantity that decides
-        it: the bound the sentence implies, and its value."""
+        it: the bound the sentence implies, and its value. A claim whose sentence another entry
+        of ``claims`` judges otherwise (``same_sentence``) names that entry and its status."""
         words = self.claim_words(c)
         if c["relation"] is not None:
             quantity = words["quantity"]
@@ -349,6 +358,10 @@ class Page:
         lines = [f"- **{words['text']}** · {' · '.join(values)}"]
         if words["reason"] is not None and c["status"] != "reproduces":
             lines.append(f"  {words['reason']}")
+        others = [o for o in claims if o["id"] in c["same_sentence"]]
+        if others:
+            lines.append(f"  {self.word('same_sentence')}: " + self.words["typography"]["list_separator"].join(
+                f"*{self._ledger_label(o)}* ({self.word(o['status'])})" for o in others))
         lines.append(f"  {{doc}}`/notebooks/{self.lang}/{c['section']}`")   # (its article: the group's)
         if self.lang != SOURCE_LANGUAGE:
             lines.append(f"  {self.word('source_words')}: <span lang=\"{SOURCE_LANGUAGE}\">"

@@ -25,6 +25,13 @@ UNVERIFIABLE = "cannot be recomputed from the article"
 UNDECIDED = "cannot be decided with these parameters"
 
 TP = "tensor_parallel."
+#: The two assumptions under which a collective across nodes is decided (see
+#: model/tensor_parallel.across_nodes), as the ledger names them.
+ACROSS_NODES_CUTS = {"one_nic": "over one NIC (B/12)", "all_nics": "over all 8 NICs (B/1.5)"}
+ACROSS_NODES_REASON = ("NCCL runs one ring per network adapter, so an all-reduce across DGX A100 "
+                       "nodes uses all eight: published nccl-tests bus bandwidths are 192 GB/s "
+                       "over the eight and 24 GB/s over one (NVIDIA/nccl#812, #412); the network "
+                       "is then 1.5 times slower than NVLink, not 12")
 TH = "parallel_theory."
 
 
@@ -163,17 +170,22 @@ SOURCE_CLAIMS = [
     claim("nvlink_600", "002", "tp-07-degree", "机内 NVLink 带宽可达 600 GB/s", 600.0, 0,
           f"{TP}links.a100_nvlink_gb_per_s", external=True),
     # TP = 32 (and 16) on the source's nodes of 8 GPUs leaves the node: the network between
-    # nodes carries the tensor-parallel traffic (the well-known DGX A100 figures of tp-07).
-    verdict("utilisation_tp32", "002", "tp-08-production", "误把 TP 拉到 32，μ 会跌到三成以下",
-            "μ(32) = 1/(1 + R), TP = 32 across 4 nodes of 8", "<", 0.30, 2,
-            f"{TP}scaling_checks.across_nodes.utilisation.32", percent=True, external=True),
+    # nodes carries the tensor-parallel traffic (the well-known DGX A100 figures of tp-07), over
+    # one adapter or over all eight (model/tensor_parallel.NICS_PER_NODE): each sentence is
+    # decided under both, and published bus bandwidths say which applies.
+    *[verdict(f"utilisation_tp32_{cut}", "002", "tp-08-production", "误把 TP 拉到 32，μ 会跌到三成以下",
+              f"μ(32) = 1/(1 + R), TP = 32 across 4 nodes of 8, {nics}", "<", 0.30, 2,
+              f"{TP}scaling_checks.across_nodes.{cut}.utilisation.32", percent=True, external=True,
+              reason=ACROSS_NODES_REASON)
+      for cut, nics in ACROSS_NODES_CUTS.items()],
     claim("anecdote_before_after", "002", "tp-09-applications",
           "模型 FLOPs 利用率只有 28%……利用率提升到 47%", 0.47, 2, None,
           reason="a reported measurement; the article gives nothing to recompute it from", percent=True),
-    *[verdict(f"oversized_throughput_loss_tp{t}", "002", "tp-09-applications",
-              "实际吞吐可能比 TP=8 降低 40% 以上", f"1 − E({t})/E(8), TP = {t} across nodes of 8",
-              ">=", 0.40, 2, f"{TP}scaling_checks.across_nodes.throughput_loss_vs_8.{t}",
-              percent=True, external=True) for t in (16, 32)],
+    *[verdict(f"oversized_throughput_loss_tp{t}_{cut}", "002", "tp-09-applications",
+              "实际吞吐可能比 TP=8 降低 40% 以上", f"1 − E({t})/E(8), TP = {t} across nodes of 8, {nics}",
+              ">=", 0.40, 2, f"{TP}scaling_checks.across_nodes.{cut}.throughput_loss_vs_8.{t}",
+              percent=True, external=True, reason=ACROSS_NODES_REASON)
+      for t in (16, 32) for cut, nics in ACROSS_NODES_CUTS.items()],
     claim("overlap_throughput_gain", "002", "tp-09-applications", "训练吞吐提升 15%-30%", 0.15, 2,
           None, reason="a reported measurement; the article gives nothing to recompute it from", percent=True),
     claim("anecdote_devices", "002", "tp-09-applications", "512 卡上 TP=16……改为 TP=8（单节点）+ DP=64",
@@ -526,4 +538,13 @@ def ledger(results: dict, measured: dict | None = None) -> list:
     rows = [assess(row, results) for row in SOURCE_CLAIMS]
     if measured is not None:
         rows += [assess(row, {"measured": measured}) for row in MEASURED_CLAIMS]
-    return rows
+    return [{**row, "same_sentence": same_sentence(row, rows)} for row in rows]
+
+
+def same_sentence(row: dict, rows: list) -> list:
+    """The ids of the other claims that check the same sentence of the same section and reach
+    another status (one sentence may state a number that reproduces and imply something that
+    does not, or be decided under two assumptions), so that each ledger entry can point to
+    the entries that judge its sentence otherwise."""
+    return [other["id"] for other in rows if other["status"] != row["status"]
+            and (other["section"], other["source_text"]) == (row["section"], row["source_text"])]

@@ -55,6 +55,15 @@ A100_NVLINK_BYTES_PER_S = 2 * A100_NVLINK_BYTES_PER_S_PER_DIRECTION   # both dir
 # DGX A100 and DGX H100 datasheets); rates per GPU, per direction.
 NETWORK_BITS_PER_S_PER_GPU = {"a100": 200e9, "h100": 400e9}
 NVLINK_BYTES_PER_S_PER_DIRECTION = {"a100": A100_NVLINK_BYTES_PER_S_PER_DIRECTION, "h100": 450e9}
+# How many of a node's adapters one collective across nodes uses decides how much slower the
+# network is for it than NVLink. NCCL builds one ring per adapter, so an all-reduce across DGX
+# A100 nodes runs over all eight (the "every NIC" cut, NVLink's rate over the node's); a ring
+# confined to one adapter gets that adapter's rate alone (the "one NIC" cut, the per-GPU ratio
+# above). Published nccl-tests bus bandwidths of an all-reduce across DGX A100 nodes, in GB/s:
+# 192 over their eight 200 Gb/s HDR adapters (NVIDIA's NCCL team, NVIDIA/nccl#812) and 24
+# through a single one (NVIDIA/nccl#412).
+NICS_PER_NODE = {"one_nic": 1, "all_nics": 8}
+MEASURED_ACROSS_NODES_BUSBW_GB_PER_S = {"one_nic": 24.0, "all_nics": 192.0}
 
 # Dense peaks of the accelerators the demo's P = 1 PFLOP/s has in mind, in FLOP/s, by the
 # precision of a value: FP32 (d = 4, the demo's) and BF16/FP16 on the tensor cores (d = 2). NVIDIA's
@@ -222,19 +231,30 @@ def pipeline_boundary(p: dict) -> dict:
 def across_nodes(p: dict) -> dict:
     """The oversized degrees of the cluster case (TP = 16 and 32 on nodes of
     SCENARIOS["gpus_per_node"] GPUs, so the group spans two and four nodes), with the
-    tensor-parallel traffic carried by the network between nodes: the demo's B scaled down as a
-    DGX A100's network is to its NVLink (``between_nodes``, both one-way), so that it keeps the
-    demo's way of counting. R(t) and μ(t) = 1/(1 + R) there (which is also E(t)), and the
-    throughput per device each loses against TP = 8 inside a node."""
-    slower = between_nodes()["a100"]["nvlink_over_network"]
-    network = {**p, "tp_bandwidth_bytes_per_s": p["tp_bandwidth_bytes_per_s"] / slower}
+    tensor-parallel traffic carried by the network between DGX A100 nodes, under each of two
+    assumptions (NICS_PER_NODE): the collective runs over one adapter ("one_nic", NVLink 12 times
+    faster) or over all the node's adapters ("all_nics", 1.5 times). For each: the cut (NVLink's
+    one-way rate over the network's), the adapters' one-way rate together (GB/s), the demo's B
+    divided by the cut (GB/s, so that it keeps the
+    demo's way of counting), the published bus bandwidth that matches it (GB/s), R(t) and
+    μ(t) = 1/(1 + R) (which is also E(t)), and the throughput per device each degree loses
+    against TP = 8 inside a node."""
+    nvlink_over_one_nic = between_nodes()["a100"]["nvlink_over_network"]
     inside = degree_row(p, SCENARIOS["gpus_per_node"])
-    rows = {t: degree_row(network, t) for t in SCENARIOS["oversized_degrees"]}
-    return {"bandwidth_gb_per_s": network["tp_bandwidth_bytes_per_s"] / 1e9,
-            "ratio": {str(t): row["ratio"] for t, row in rows.items()},
-            "utilisation": {str(t): row["utilisation"] for t, row in rows.items()},
-            "throughput_loss_vs_8": {str(t): 1 - row["efficiency"] / inside["efficiency"]
-                                     for t, row in rows.items()}}
+    out = {}
+    for cut, nics in NICS_PER_NODE.items():
+        slower = nvlink_over_one_nic / nics
+        network = {**p, "tp_bandwidth_bytes_per_s": p["tp_bandwidth_bytes_per_s"] / slower}
+        rows = {t: degree_row(network, t) for t in SCENARIOS["oversized_degrees"]}
+        out[cut] = {"nics": nics, "nvlink_over_network": slower,
+                    "network_gb_per_s": nics * between_nodes()["a100"]["network_gb_per_s"],
+                    "bandwidth_gb_per_s": network["tp_bandwidth_bytes_per_s"] / 1e9,
+                    "measured_busbw_gb_per_s": MEASURED_ACROSS_NODES_BUSBW_GB_PER_S[cut],
+                    "ratio": {str(t): row["ratio"] for t, row in rows.items()},
+                    "utilisation": {str(t): row["utilisation"] for t, row in rows.items()},
+                    "throughput_loss_vs_8": {str(t): 1 - row["efficiency"] / inside["efficiency"]
+                                             for t, row in rows.items()}}
+    return out
 
 
 def anecdote_memory() -> dict:

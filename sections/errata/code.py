@@ -11,18 +11,13 @@ errata = [c for c in ledger if c["status"] in ("does not reproduce",
 unverifiable = [c for c in ledger if c["status"] == "cannot be recomputed from the article"]
 page.glue("errata_count", len(errata), 0)
 page.glue("unverifiable_count", len(unverifiable), 0)
-for c in errata:
-    if c["relation"] is not None:   # a sentence decided by a quantity: its ledger line explains it
-        continue
-    page.glue(f"{c['id']}_stated", page.claim_value(c, c["stated"]))
-    page.glue(f"{c['id']}_computed", page.claim_value(c, c["computed"], 2))
 for c in unverifiable:
     page.glue(f"{c['id']}_stated", page.claim_value(c, c["stated"]))
     if c["context_value"] is not None:
         page.glue(f"{c['id']}_context", page.num(c["context_value"], 3))
 
 # %% ledger
-page.ledger(errata, statuses=("does not reproduce", "conflicts with well-known external facts"))
+page.ledger(ledger, statuses=("does not reproduce", "conflicts with well-known external facts"))
 
 # %% ledger-2
-page.ledger(unverifiable, statuses=("cannot be recomputed from the article",))
+page.ledger(ledger, statuses=("cannot be recomputed from the article",))

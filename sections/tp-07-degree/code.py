@@ -10,7 +10,7 @@ nodes = tp["links"]["between_nodes"]
 page.glue("a100_nvlink_one_way_gb_per_s", nodes["a100"]["nvlink_gb_per_s"])
 page.glue("a100_network_gb_per_s", nodes["a100"]["network_gb_per_s"])
 page.glue("a100_adapter_gbit_per_s", nodes["a100"]["network_gbit_per_s"])
-page.glue("a100_nvlink_over_network", nodes["a100"]["nvlink_over_network"])
+page.glue("a100_nvlink_over_network", nodes["a100"]["nvlink_over_network"], 1)
 page.glue("a100_nvlink_two_way_gb_per_s", tp["links"]["a100_nvlink_gb_per_s"])
 page.glue("h100_nvlink_one_way_gb_per_s", nodes["h100"]["nvlink_gb_per_s"])
 page.glue("h100_network_gb_per_s", nodes["h100"]["network_gb_per_s"])
