@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 
 from words import LANGUAGES
 from words import edition as words_of
@@ -331,6 +332,12 @@ class Page:
                 "quantity": fill(own.get("quantity", c["quantity"] or ""), self.lang),
                 "reason": fill(own["reason"], self.lang) if "reason" in own else None}
 
+    def colon_and_space(self) -> str:
+        """This page's colon before the text it introduces: a full-width colon (Chinese) carries
+        its own space, an ASCII one takes a space after it."""
+        colon = self.words["typography"]["colon"]
+        return colon if unicodedata.east_asian_width(colon) == "F" else colon + " "
+
     def _ledger_label(self, c: dict) -> str:
         """How the ledger names a claim from another entry: a qualitative claim by the
         quantity that decides it, a number by its text."""
@@ -360,7 +367,8 @@ class Page:
             lines.append(f"  {words['reason']}")
         others = [o for o in claims if o["id"] in c["same_sentence"]]
         if others:
-            lines.append(f"  {self.word('same_sentence')}: " + self.words["typography"]["list_separator"].join(
+            lines.append(f"  {self.word('same_sentence')}{self.colon_and_space()}"
+                         + self.words["typography"]["list_separator"].join(
                 f"*{self._ledger_label(o)}* ({self.word(o['status'])})" for o in others))
         lines.append(f"  {{doc}}`/notebooks/{self.lang}/{c['section']}`")   # (its article: the group's)
         if self.lang != SOURCE_LANGUAGE:

@@ -67,3 +67,53 @@ def stray_numbers(text: str) -> list:
     text = DIMENSION.sub(" ", text)
     text = YEAR.sub(" ", text)
     return found + NUMBER.findall(text)
+
+
+#: Number words by language, for the numbers a glue key's name can carry (t8, ring_factor_8,
+#: efficiency_2_last): a sentence that glues such a value and also types its number as a word
+#: (or as "= 2" in maths) states by hand what the code decides.
+NUMBER_WORDS = {
+    "en": {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+           9: "nine", 10: "ten", 12: "twelve", 16: "sixteen", 32: "thirty-two"},
+    "es": {2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete", 8: "ocho",
+           9: "nueve", 10: "diez", 12: "doce", 16: "dieciséis", 32: "treinta y dos"},
+    "it": {2: "due", 3: "tre", 4: "quattro", 5: "cinque", 6: "sei", 7: "sette", 8: "otto",
+           9: "nove", 10: "dieci", 12: "dodici", 16: "sedici", 32: "trentadue"},
+    "zh": {2: "[二两]", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七", 8: "八", 9: "九", 10: "十",
+           12: "十二", 16: "十六", 32: "三十二"},
+}
+#: What follows a Chinese number word that counts something (个, 张, 块, 台 …): 八 in 八卡 or
+#: 八块 GPU is a count, 八 inside another word is not.
+ZH_COUNTED = "(?:个|張|张|块|台|卡|路|倍|次|条|层|份)"
+#: The limit of the ring factor 2(t − 1)/t, two messages, is the formula's constant (as 2 is
+#: in maths), not the degree t = 2 that a key such as ``ring_t2`` names.
+RING_LIMIT = {"en": r"two messages", "es": r"dos mensajes", "it": r"due messaggi|tende a due",
+              "zh": r"两份"}
+KEY_NUMBER = re.compile(r"(?:^|_)[a-z]?([0-9]+)(?=_|$)")
+SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=[A-Z¿¡])|(?<=[。！？；：])|\n\n|\n- ")
+
+
+def numbers_named_by_hand(text: str, lang: str) -> list:
+    """(key, word) for each sentence of ``text`` that glues a value whose key names a number
+    (``ring_factor_8`` → 8, ``t32`` → 32) and types that same number by hand: as a number word
+    of ``lang``, or as "= N" in maths ($t = 2$)."""
+    found = []
+    for sentence in SENTENCE_END.split(text):
+        for key in GLUE_ROLE.findall(sentence):
+            for digits in KEY_NUMBER.findall(key):
+                n = int(digits)
+                rest = GLUE_ROLE.sub(" ", OTHER_ROLE.sub(" ", CODE.sub(" ", sentence)))
+                rest = re.sub(RING_LIMIT[lang], " ", rest)
+                word = NUMBER_WORDS[lang].get(n)
+                if lang == "zh" and word:
+                    pattern = rf"(?<![一二三四五六七八九十两]){word}{ZH_COUNTED}"
+                elif word:
+                    pattern = rf"(?<![\w-]){word}(?![\w-])"
+                else:
+                    pattern = None
+                typed = re.search(pattern, MATH.sub(" ", rest), re.I) if pattern else None
+                if typed:
+                    found.append((key, typed.group(0)))
+                if any(re.search(rf"=\s*{n}(?![0-9.,])", m) for m in MATH.findall(rest)):
+                    found.append((key, f"= {n}"))
+    return found

@@ -9,7 +9,7 @@ import pytest
 
 import experiment
 from present import LANGUAGES, Page, date, number
-from prose import glued, glued_keys, markdown_cells, stray_numbers, used_keys
+from prose import glued, glued_keys, markdown_cells, numbers_named_by_hand, stray_numbers, used_keys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(ROOT.glob("notebooks/*/*.ipynb")) + sorted(ROOT.glob("book/*/*.ipynb"))
@@ -19,6 +19,31 @@ NOTEBOOKS = sorted(ROOT.glob("notebooks/*/*.ipynb")) + sorted(ROOT.glob("book/*/
 def test_no_number_is_typed_by_hand(path):
     stray = [(i, n) for i, text in enumerate(markdown_cells(path)) for n in stray_numbers(text)]
     assert not stray, f"numbers typed into prose (markdown cell index, number): {stray}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_number_a_glued_value_depends_on_is_typed_beside_it(path):
+    """split-08 wrote "on eight GPUs it would be {ring_factor_8} times B" while code.py computed
+    ring_factor(8): change one and the other lies. A sentence that glues a value whose key names a
+    number must glue that number too, not write it as a word or as "= 2" in maths."""
+    typed = [(i, found) for i, text in enumerate(markdown_cells(path))
+             for found in numbers_named_by_hand(text, path.parent.name)]
+    assert not typed, f"numbers typed beside the glued values they decide (cell, (key, typed)): {typed}"
+
+
+@pytest.mark.parametrize("lang, text, typed", [
+    ("en", "on eight GPUs it would be {eval}`g.ring_factor_8` times B", [("ring_factor_8", "eight")]),
+    ("en", "on {eval}`g.gpus` GPUs it would be {eval}`g.ring_factor_8` times B", []),
+    ("en", "was {eval}`g.tpg_efficiency_2_last` at $t = 2$ and", [("tpg_efficiency_2_last", "= 2")]),
+    ("en", "{eval}`g.ring_t2` at t = {eval}`g.t2`, tending to two messages", []),
+    ("en", "Eight cards. Then {eval}`g.ring_t8` at t = {eval}`g.t8`.", []),
+    ("es", "con ocho GPU sería {eval}`g.ring_factor_8` veces B", [("ring_factor_8", "ocho")]),
+    ("it", "su otto GPU sarebbe {eval}`g.ring_factor_8` volte B", [("ring_factor_8", "otto")]),
+    ("zh", "换成八块 GPU，它将是 B 的 {eval}`g.ring_factor_8` 倍", [("ring_factor_8", "八块")]),
+    ("zh", "八卦之外，{eval}`g.ring_factor_8` 倍", []),
+])
+def test_the_typed_number_finder_itself(lang, text, typed):
+    assert numbers_named_by_hand(text, lang) == typed
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))

@@ -11,7 +11,8 @@ A file holds, in its language:
 - ``[words]``, ``[units]``, ``[flag_titles]``: what code output shows;
 - ``[panel]``: the "your numbers" panel's words (panel.py), and each parameter's label and unit;
 - ``[terms.<concept>]``: the one ``term`` the edition uses for each of the book's key concepts
-  (all-reduce, bandwidth, efficiency, break-even) and the variants it ``avoid``s; the front page's
+  (all-reduce, bandwidth, efficiency, break-even; rank, thread, worker, token, bootstrap, eager,
+  median, quantile and network adapter) and the variants it ``avoid``s; the front page's
   terminology table shows the term;
 - ``[claims.<id>]``: each source claim of model/claims.py as the ledger states it (``text``),
   why it fails (``reason``) and the quantity that decides it (``quantity``). A number is written
@@ -42,7 +43,8 @@ SECTIONS = {
     "parts": {"split", "tp", "theory", "about"},
     "typography": {"decimal_mark", "group_mark", "group_min_digits", "percent", "list_separator",
                    "aside", "colon", "date", "months"},
-    "terms": {"all_reduce", "bandwidth", "efficiency", "break_even"},
+    "terms": {"all_reduce", "bandwidth", "efficiency", "break_even", "rank", "thread", "worker",
+              "token", "bootstrap", "eager", "median", "quantile", "adapter"},
     "panel": {"summary", "intro", "recompute", "reset", "loading", "recomputed", "article_values",
               "drawn_for_article", "range", "unavailable"},
     "words": None, "units": None, "flag_titles": None, "claims": None, "figures": None,

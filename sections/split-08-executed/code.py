@@ -38,7 +38,9 @@ page.glue("ring_bus", page.word("ring_bus_equal" if record["allreduce"]["ring_fa
                                 else "ring_bus_more"))
 page.glue("article_ell_ms", article["ell_ms"], 3)
 page.glue("article_eta", article["eta"], 2)
-page.glue("ring_factor_8", ring_factor(8), 2)
+gpus_per_node = 8   # the usual node of eight GPUs, to set beside the two ranks here
+page.glue("ring_node_gpus", gpus_per_node)
+page.glue("ring_factor_node", ring_factor(gpus_per_node), 2)
 page.glue("article_b_gb_per_s", article["b_bytes_per_s"] / 1e9, 0)
 page.glue("ell_ratio", fit["ell_ms"] / article["ell_ms"], 0)
 page.glue("b_ratio", article["b_bytes_per_s"] / fit["bandwidth_bytes_per_s"], 1)
