@@ -367,9 +367,9 @@ class Page:
             lines.append(f"  {words['reason']}")
         others = [o for o in claims if o["id"] in c["same_sentence"]]
         if others:
-            lines.append(f"  {self.word('same_sentence')}{self.colon_and_space()}"
-                         + self.words["typography"]["list_separator"].join(
-                f"*{self._ledger_label(o)}* ({self.word(o['status'])})" for o in others))
+            colon = self.colon_and_space()
+            lines.append(f"  {self.word('same_sentence')}{colon}" + " · ".join(
+                f"*{self._ledger_label(o)}*{colon}{self.word(o['status'])}" for o in others))
         lines.append(f"  {{doc}}`/notebooks/{self.lang}/{c['section']}`")   # (its article: the group's)
         if self.lang != SOURCE_LANGUAGE:
             lines.append(f"  {self.word('source_words')}: <span lang=\"{SOURCE_LANGUAGE}\">"

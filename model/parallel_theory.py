@@ -145,9 +145,11 @@ def memory(p: dict) -> dict:
     (FP16, the book's accounting); what a ring all-reduce of each sends per device over the
     scenario's N devices; what pure data parallelism keeps on every device (the whole model:
     FP16 weights, then weights and gradients, then all of mixed-precision Adam's states); and the
-    memory of all N devices together."""
+    memory of all N devices together; and the bytes per value in FP32 and FP16 that these
+    figures count."""
     n, size = p["th_devices"], ADAM_BYTES_PER_PARAMETER
     return {
+        "fp32_bytes": BYTES_FP32, "fp16_bytes": BYTES_FP16,
         "gradients_fp32_gb": PARAMETERS_175B * BYTES_FP32 / 1e9,
         "gradients_fp16_gb": PARAMETERS_175B * size["gradients"] / 1e9,
         "weights_fp16_gb": PARAMETERS_175B * BYTES_FP16 / 1e9,

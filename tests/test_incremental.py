@@ -1,4 +1,4 @@
-"""What a build redoes, in a copy of the book cut down to five pages of the English edition (so
+"""What a build redoes, in a copy of the book cut down to seven pages of the English edition (so
 that each build takes seconds): after one changed sentence, the page that holds it is written
 again (with the page whose table of contents lists it, as Sphinx does) and the edition's PDF
 is printed again; after no change, nothing is. And a warning fails the build. The build
@@ -23,19 +23,22 @@ parts:
   - chapters:
       - file: notebooks/en/split-04-break-even
   - chapters:
+      - file: notebooks/en/tp-05-scaling
       - file: notebooks/en/tp-07-degree
+      - file: notebooks/en/tp-08-production
   - chapters:
       - file: notebooks/en/theory-05-flynn
   - chapters:
       - file: book/en/references
 """
 PAGES = ["notebooks/en/split-02-split", "notebooks/en/split-04-break-even",
-         "notebooks/en/tp-07-degree", "notebooks/en/theory-05-flynn", "book/en/references"]
+         "notebooks/en/tp-05-scaling", "notebooks/en/tp-07-degree", "notebooks/en/tp-08-production",
+         "notebooks/en/theory-05-flynn", "book/en/references"]
 CHANGED = "notebooks/en/split-04-break-even"
 
 
 def small_book(folder):
-    """A copy of the book's files in ``folder`` with the five-page table of contents."""
+    """A copy of the book's files in ``folder`` with the seven-page table of contents."""
     copy = folder / "book"
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
         ".venv", "_build", ".git", "__pycache__", "*.pyc", ".pytest_cache", "node_modules"))
@@ -153,7 +156,7 @@ def test_the_browser_checks_leave_playwrights_disabled_features_alone():
 
 
 def test_jupyter_book_itself_builds_the_english_edition(tmp_path):
-    """`jupyter-book build .`, which docs/site.md says also works, builds the five-page copy,
+    """`jupyter-book build .`, which docs/site.md says also works, builds the seven-page copy,
     figures described in English: the book's extensions do without the settings
     tools/build_book.py gives each edition (the figure words' extension needed one)."""
     book = small_book(tmp_path)

@@ -4,6 +4,8 @@
 
 # %% glue [hide-cell]
 p, eff, mem = r["parameters"], th["efficiency"], th["memory"]
+page.glue("fp32_bytes", mem["fp32_bytes"])
+page.glue("fp16_bytes", mem["fp16_bytes"])
 page.glue("devices", p["th_devices"])
 page.glue("efficiency_pct", 100 * p["th_efficiency"], 1)
 page.glue("efficiency_speedup", eff["speedup"], 2)

@@ -4,6 +4,7 @@
 
 # %% glue [hide-cell]
 mem, facts = th["memory"], th["facts"]
+page.glue("fp16_bytes", mem["fp16_bytes"])
 claims = {c["id"]: c for c in experiment.claims()}
 page.glue("a100_memory_gb", facts["a100_memory_gb"])
 page.glue("claimed_b", claims["a100_holds_70b"]["stated"], 0)
