@@ -425,6 +425,461 @@ def figure_training_ledger(results: dict, fig, ax) -> None:
     ax.set_xlabel("d")
 
 
+@figure
+def figure_split_blocks(results: dict, fig, ax) -> None:
+    """The section's network y = ReLU(xA)B split over two devices d₁ and d₂, drawn as blocks.
+    Each device's column (d₁ left, d₂ right) shows x, A, the hidden values and B at their whole
+    shapes, filled in the device's colour where the device holds them and left as a dashed
+    outline where the other one does: A split by columns and B by rows, so each device applies
+    ReLU to whole hidden units with no exchange. Each device's product is a partial output, y₁ or
+    y₂, of the full output's size; the two columns meet only in the sum y = y₁ + y₂ (green), the
+    all-reduce, which hands y back to both. Every number is an entry of the model's integer
+    example (results["matrix"]), without units; lengths are in inches."""
+    from matplotlib.patches import Rectangle
+    m = results["matrix"]
+    units = len(m["hidden"])
+    cw, ch, gap = 0.31, 0.29, 0.22         # a matrix entry's width and height; room for "·"
+    width = 4.45                           # the drawing: the figure's width less its margins
+    lane = (units + 2) * cw + gap          # the widest row of a device: h · B
+    lefts = (0.0, width - lane)
+    divide = (lane + lefts[1]) / 2
+    colours = (COLOURS["one"], COLOURS["two"])
+    talk = COLOURS["bound"]
+    ax.set_axis_off()
+
+    def matrix(left, top, values, colour, rows=None, columns=None):
+        """A matrix with its top left corner at (left, top): the entries in the rows and columns
+        the device holds (all where None), filled and numbered; the rest, one dashed outline."""
+        others = []
+        for i, row in enumerate(values):
+            for j, value in enumerate(row):
+                x, y = left + j * cw, top - (i + 1) * ch
+                ours = (rows is None or i in rows) and (columns is None or j in columns)
+                if not ours:
+                    others.append((x, y))
+                    continue
+                ax.add_patch(Rectangle((x, y), cw, ch, facecolor=colour, edgecolor="white",
+                                       linewidth=1.5))
+                ax.text(x + cw / 2, y + ch / 2, str(value).replace("-", "−"), color="white",
+                        fontsize=11, ha="center", va="center")
+        if others:
+            xs, ys = zip(*others)
+            ax.add_patch(Rectangle((min(xs), min(ys)), max(xs) + cw - min(xs),
+                                   max(ys) + ch - min(ys), facecolor="none",
+                                   edgecolor=COLOURS["grey"], linewidth=1, linestyle="--"))
+
+    def arrow(start, end, colour=COLOURS["grey"]):
+        ax.annotate("", end, start, arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.5,
+                                                    shrinkA=0, shrinkB=0, mutation_scale=14))
+
+    top_a = -0.55                                  # x · A
+    top_b = top_a - 2 * ch - 0.55                  # h · B
+    top_y = top_b - units * ch - 0.45              # y₁, y₂
+    top_sum = top_y - ch - 0.85                    # y = y₁ + y₂ on both
+    ends = []
+    for d, (left, colour, device) in enumerate(zip(lefts, colours, m["devices"])):
+        sub, mine = "₁₂"[d], device["columns"]
+        ax.text(left + lane / 2, 0, f"d{sub}", color=colour, fontsize=14, fontweight="bold",
+                ha="center", va="top")
+        # x · A, A split by columns
+        dot_a = left + 2 * cw + gap / 2
+        matrix(left, top_a - ch / 2, m["x"], colour)
+        ax.text(left + cw, top_a - ch / 2 + 0.05, "x", color=colour, ha="center", va="bottom")
+        ax.text(dot_a, top_a - ch, "·", fontsize=22, fontweight="bold", ha="center", va="center")
+        matrix(dot_a + gap / 2, top_a, m["a"], colour, columns=mine)
+        ax.text(dot_a + gap / 2 + (mine[0] + mine[-1] + 1) / 2 * cw, top_a + 0.05, f"A{sub}",
+                color=colour, ha="center", va="bottom")
+        # ReLU of whole hidden units, on the device: nothing to exchange
+        top_h = top_b - (units - 1) / 2 * ch
+        arrow((dot_a, top_a - 2 * ch - 0.08), (left + units * cw / 2, top_h + 0.07))
+        ax.text(dot_a + 0.12, (top_a - 2 * ch + top_h) / 2, "ReLU", ha="left", va="center")
+        hidden = dict(zip(mine, device["hidden"]))
+        matrix(left, top_h, [[hidden.get(j) for j in range(units)]], colour, columns=mine)
+        # h · B, B split by rows
+        dot_b = left + units * cw + gap / 2
+        ax.text(dot_b, top_b - units * ch / 2, "·", fontsize=22, fontweight="bold", ha="center",
+                va="center")
+        matrix(dot_b + gap / 2, top_b, m["b"], colour, rows=mine)
+        above = mine[0] == 0
+        ax.text(dot_b + gap / 2 + cw, top_b + 0.05 if above else top_b - units * ch - 0.05,
+                f"B{sub}", color=colour, ha="center", va="bottom" if above else "top")
+        # the partial output, as large as the whole output
+        arrow((dot_b, top_b - units * ch - 0.06), (dot_b, top_y + 0.07))
+        matrix(dot_b - cw, top_y, [device["contribution"]], colour)
+        ax.text(dot_b - cw - 0.06, top_y - ch / 2, f"y{sub}", color=colour, ha="right",
+                va="center")
+        ends.append((dot_b, colour))
+
+    # the all-reduce: y = y₁ + y₂, on both devices
+    middle = (top_y - ch + top_sum) / 2
+    ax.plot([divide, divide], [0, top_sum - ch], color=COLOURS["grey"], linewidth=0.8,
+            linestyle=":")
+    ax.text(divide, middle, "y₁ + y₂", color=talk, ha="center", va="center",
+            bbox=dict(boxstyle="round,pad=0.3", facecolor="white", edgecolor=talk, linewidth=1.5))
+    for side, (x, colour) in zip((-1, 1), ends):
+        arrow((x, top_y - ch - 0.05), (divide + side * 0.42, middle + 0.07), talk)
+        arrow((divide + side * 0.42, middle - 0.07), (x, top_sum + 0.05), talk)
+        matrix(x - cw, top_sum, [m["sum_of_contributions"]], colour)
+        ax.text(x - cw - 0.06, top_sum - ch / 2, "y", color=colour, ha="right", va="center")
+    bottom = top_sum - ch - 0.02
+    ax.set_xlim(0, width)
+    ax.set_ylim(bottom, 0.02)
+    ax.set_aspect("equal")
+    fig.set_size_inches(FIGSIZE[1][0], 0.02 - bottom + 0.35)
+
+
+#: The devices of the ring all-reduce that tp-03-primitives draws, each message cut into as many
+#: chunks: a structural constant of the drawing, which its prose glues.
+RING_DEVICES = 4
+
+
+@figure
+def figure_ring_allreduce(results: dict, fig, ax) -> None:
+    """A ring all-reduce over t = RING_DEVICES devices d₀ … d₃, drawn step by step, one row a
+    step (row 0 the start). Each device's message is cut into t chunks, one cell each, in the
+    colours of the devices whose values the chunk holds, or grey with Σ once it holds the sum of
+    all t. Device i sends to d(i + 1 mod t) (the header; the arrow that leaves d₃ at the right
+    comes in to d₀ at the left): in steps 1 … t − 1 one chunk each, which the receiver adds to
+    its own, until each device holds one summed chunk; in steps t … 2(t − 1) the summed chunks
+    go round the ring and replace what they land on. Each device thus sends 2(t − 1) chunks of 1/t
+    of the message, ``ring_factor(t)`` messages (the bottom line). Drawn in inches, at equal
+    scale; nothing is read from ``results``."""
+    from matplotlib.patches import FancyArrowPatch, Rectangle
+    from model.units import ring_factor
+
+    t = RING_DEVICES
+    steps = 2 * (t - 1)
+    # held[k][i][j]: the devices whose values chunk j of device i holds after step k
+    held = [[[frozenset({i})] * t for i in range(t)]]
+    sends = []              # sends[k - 1][i]: the chunk device i sends in step k
+    for k in range(steps):
+        before, after = held[-1], [list(chunks) for chunks in held[-1]]
+        reducing = k < t - 1
+        sent = [(i - k) % t if reducing else (i + 1 - (k - (t - 1))) % t for i in range(t)]
+        for i, j in enumerate(sent):
+            receiver = (i + 1) % t
+            after[receiver][j] = before[receiver][j] | before[i][j] if reducing else before[i][j]
+        held.append(after)
+        sends.append(sent)
+
+    cell, gap, row_gap, inset = 0.215, 0.2, 0.34, 0.015  # inches
+    block = t * cell + gap                      # one device's chunks and the gap after them
+    pitch = cell + row_gap
+    left, right = -gap / 2, t * block - gap / 2  # where the ring is cut open: d₃ | d₀
+    everyone = frozenset(range(t))
+
+    def top(k):
+        return -k * pitch
+
+    def arrow(start, end, head=True):
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>" if head else "-",
+                                     mutation_scale=9, color=COLOURS["grey"], linewidth=1.2,
+                                     shrinkA=0, shrinkB=0))
+
+    for k, state in enumerate(held):
+        y = top(k) - cell + inset
+        ax.text(left - 0.12, top(k) - cell / 2, str(k), ha="right", va="center")
+        for i, chunks in enumerate(state):
+            for j, origins in enumerate(chunks):
+                x = i * block + j * cell + inset
+                if origins == everyone:
+                    ax.add_patch(Rectangle((x, y), cell - 2 * inset, cell - 2 * inset,
+                                           facecolor=COLOURS["grey"], edgecolor="none"))
+                    ax.text(x + cell / 2 - inset, y + cell / 2 - inset, "Σ", ha="center",
+                            va="center_baseline", fontsize=11, color="white")
+                    continue
+                width = (cell - 2 * inset) / len(origins)
+                for n, origin in enumerate(sorted(origins)):
+                    ax.add_patch(Rectangle((x + n * width, y), width, cell - 2 * inset,
+                                           facecolor=PALETTE[origin], edgecolor="none"))
+
+    # the header: the ring d₀ → d₁ → … → d₃ → d₀
+    subscript = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    ghost = right + 0.2
+    for i in range(t):
+        middle = i * block + t * cell / 2
+        ax.text(middle, 0.12, f"d{str(i).translate(subscript)}", ha="center", va="bottom",
+                color=PALETTE[i])
+        arrow((middle + 0.17, 0.22), (min(middle + block, ghost) - 0.17, 0.22))
+    ax.text(ghost, 0.12, "d₀", ha="center", va="bottom", color=PALETTE[0])
+
+    # the sends: from a chunk in the row before to the same chunk of the next device
+    for k, sent in enumerate(sends, 1):
+        y0, y1 = top(k - 1) - cell - 0.02, top(k) + 0.02
+        for i, j in enumerate(sent):
+            x0 = i * block + j * cell + cell / 2
+            if i < t - 1:
+                arrow((x0, y0), (x0 + block, y1))
+            else:                               # out at the right, in at the left
+                y_cut = y0 + (right - x0) / block * (y1 - y0)
+                arrow((x0, y0), (right, y_cut), head=False)
+                arrow((left, y_cut), (x0 + block - t * block, y1))
+
+    # the two phases, t − 1 steps each
+    for first in (1, t):
+        y_top, y_bottom = top(first) + 0.04, top(first + t - 2) - cell - 0.04
+        x = right + 0.1
+        ax.plot([x, x + 0.07, x + 0.07, x], [y_top, y_top, y_bottom, y_bottom],
+                color=COLOURS["grey"], linewidth=1.2)
+        ax.text(x + 0.14, (y_top + y_bottom) / 2, "t − 1", rotation=-90, ha="left",
+                va="center", rotation_mode="anchor")
+    ax.text((left + right) / 2, top(steps) - cell - 0.2,
+            f"t = {t}:   2(t − 1)/t = {steps}/{t} = {ring_factor(t):g}", ha="center", va="top")
+
+    x_range, y_range = (left - 0.3, right + 0.36), (top(steps) - cell - 0.5, 0.4)
+    ax.set_xlim(*x_range)
+    ax.set_ylim(*y_range)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    # as tall as the drawing is at the book's figure width
+    fig.set_size_inches(FIGSIZE[1][0], FIGSIZE[1][0] * (y_range[1] - y_range[0])
+                        / (x_range[1] - x_range[0]))
+
+
+@figure
+def figure_megatron_layer(results: dict, fig, ax) -> None:
+    """One Transformer layer split Megatron-style over t devices, drawn (no axes, no units): the
+    forward pass left to right on the upper row, the backward pass right to left on the lower.
+
+    Each row shows the layer's two blocks (the attention block, then the MLP block; the prose
+    names them) as boxes, with one lane per device inside (0, 1, …, t−1, coloured by device): a
+    column-split matrix (a tall strip), then a row-split one (a flat strip). Every device holds
+    the whole input of a block (the fans); the lanes' partial results meet at the all-reduces,
+    ⊕ numbered 1 to 4 in the order they happen, each carrying one message of b·s·h·d bytes:
+    after each block in the forward pass (X → Y → Z), before each block's input in the backward
+    pass (∂Z → ∂Y → ∂X), Megatron-LM's conjugate operators g and f. No other arrow crosses
+    between devices. The ⊕ are the model's collectives per layer
+    (``results["tensor_parallel"]["collectives_per_layer"]``), which this layout needs to be 4.
+    """
+    collectives = results["tensor_parallel"]["collectives_per_layer"]
+    if collectives != 4:
+        raise ValueError(f"the drawing has 4 all-reduces a layer; the model counts {collectives}")
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+    width, height = FIGSIZE[1][0], 3.5
+    fig.set_size_inches(width, height)
+    ax.set_axis_off()
+    ax.set_xlim(0, width)                         # data units are inches
+    ax.set_ylim(0, height)
+    ax.set_aspect("equal", adjustable="box")
+    grey, comm = COLOURS["grey"], COLOURS["two"]
+    lanes = ((0.45, "0", PALETTE[0]), (0.15, "1", PALETTE[2]), (-0.45, "t−1", PALETTE[3]))
+    dots = -0.15                                  # the lanes left out between 1 and t−1
+    blocks, block_width = (1.05, 2.85), 0.95      # left edges
+    x_b, x_c, x_e, x_f = 0.95, 2.25, 2.75, 4.05   # where the lanes fan out or meet, per row
+    column = (0.28, 0.1, 0.24)                    # x in the block, width, height
+    row = (0.64, 0.34, 0.1)
+
+    def arrow(start, end):
+        ax.annotate("", end, start, arrowprops=dict(arrowstyle="-|>", color=grey, lw=1.2,
+                                                     shrinkA=0, shrinkB=0, mutation_scale=10))
+
+    def line(xs, ys, colour=grey, lw=1.2, **style):
+        ax.plot(xs, ys, color=colour, lw=lw, solid_capstyle="butt", **style)
+
+    def reduce(x, y, number, up):
+        """An all-reduce: ⊕ at (x, y), its number beside it, b·s·h·d above (up) or below."""
+        side = 1 if up else -1
+        ax.text(x, y, "⊕", color=comm, fontsize=20, ha="center", va="center_baseline",
+                bbox=dict(boxstyle="circle,pad=0", fc="white", ec="none"), zorder=4)
+        ax.text(x + 0.17 * side, y + 0.2 * side, str(number), color=comm, fontweight="bold",
+                ha="center", va="center")
+        line([x, x], [y + 0.16 * side, y + 0.68 * side], comm, lw=1, linestyle=(0, (2, 2)))
+        ax.text(x, y + 0.78 * side, "b·s·h·d", color=comm, fontsize=11, ha="center",
+                va="bottom" if up else "top")
+
+    def layer_row(y, forward):
+        for left in blocks:
+            ax.add_patch(FancyBboxPatch((left, y - 0.62), block_width, 1.24, fc="none", ec=grey,
+                                        lw=1.2, boxstyle="round,pad=0,rounding_size=0.08"))
+            for dy, _, colour in lanes:
+                for x, w, h in (column, row):
+                    ax.add_patch(Rectangle((left + x - w / 2, y + dy - h / 2), w, h,
+                                           fc=colour, ec="none"))
+                ends = [(left + column[0] + column[1] / 2, y + dy),
+                        (left + row[0] - row[1] / 2, y + dy)]
+                arrow(*(ends if forward else ends[::-1]))
+            for x, _, _ in (column, row):
+                ax.text(left + x, y + dots, "⋮", color=grey, ha="center", va="center")
+        for dy, label, colour in lanes:
+            ax.text(0.14, y + dy, label, color=colour, ha="center", va="center")
+        ax.text(0.14, y + dots, "⋮", color=grey, ha="center", va="center")
+        # into a block from a fan (every device holds its whole input), out of it into an
+        # all-reduce (each device holds a partial sum), the other way round going backward
+        for left, fan_x, meet_x in ((blocks[0], x_b, x_c), (blocks[1], x_e, x_f)):
+            start, end = left + column[0] - column[1] / 2, left + row[0] + row[1] / 2
+            if not forward:
+                fan_x, meet_x, start, end = meet_x, fan_x, end, start
+            for dy, _, colour in lanes:
+                arrow((fan_x, y + dy), (start, y + dy))
+                line([end, meet_x], [y + dy, y], colour, lw=1.6)
+            line([fan_x, fan_x], [y + lanes[0][0], y + lanes[-1][0]], lw=1.6)
+
+    top, bottom = 2.48, 0.98
+    layer_row(top, True)
+    layer_row(bottom, False)
+    # forward: X → fan → block → ⊕1 → Y → fan → block → ⊕2 → Z
+    ax.text(0.45, top, "X", ha="center", va="center")
+    arrow((0.56, top), (x_b, top))
+    line([x_c, x_e], [top, top])
+    ax.text((x_c + x_e) / 2, top - 0.14, "Y", ha="center", va="center")
+    arrow((x_f, top), (4.46, top))
+    ax.text(4.6, top, "Z", ha="center", va="center")
+    reduce(x_c, top, 1, True)
+    reduce(x_f, top, 2, True)
+    # backward: ∂Z → fan → block → ⊕3 → ∂Y → fan → block → ⊕4 → ∂X
+    ax.text(4.6, bottom, "∂Z", ha="center", va="center")
+    arrow((4.47, bottom), (x_f, bottom))
+    line([x_e, x_c], [bottom, bottom])
+    ax.text((x_c + x_e) / 2, bottom + 0.14, "∂Y", ha="center", va="center")
+    arrow((x_b, bottom), (0.58, bottom))
+    ax.text(0.45, bottom, "∂X", ha="center", va="center")
+    reduce(x_e, bottom, 3, False)
+    reduce(x_b, bottom, 4, False)
+
+
+def _overlap_schedule(calc: float, comm: float, layers: int) -> tuple[list, list]:
+    """Start times of each layer's computation and communication on two streams: a layer's
+    collective starts once its computation and the previous collective are done, and a layer
+    computes once the previous layer has and the collective two layers back is done (one layer
+    computed ahead), so that a layer takes max(calc, comm) once the streams are running."""
+    computes, sends = [], []
+    for layer in range(layers):
+        start = computes[-1] + calc if computes else 0.0
+        if layer >= 2:
+            start = max(start, sends[layer - 2] + comm)
+        computes.append(start)
+        sends.append(max(start + calc, sends[-1] + comm) if sends else start + calc)
+    return computes, sends
+
+
+@figure(panels=2)
+def figure_overlap_timeline(results: dict, fig, ax) -> None:
+    """Overlap as a timeline, in ms, for three consecutive layers at the two degrees the section
+    compares (the demo's fourth and last, t = 8 and t = 32): one panel each, with the layers run
+    one after the other on top (A/t then C, the sequential sum, its end dashed) and, below, the
+    two streams of the overlapped schedule (``_overlap_schedule``): compute (A/t per layer, the
+    demo's calc_ms) and communication (C, its comm_ms). Each layer's collective runs while the
+    next layer computes; the arrow spans one layer in the steady state, max(A/t, C). Each panel
+    has its own time scale."""
+    demo = results["tensor_parallel"]["demo"]
+    layers = 3
+    rows = {"sequential": 2.6, "compute": 1.1, "comm": 0.0}
+    height = 0.72
+    fig.set_size_inches(FIGSIZE[1][0], 5.4)
+    for a, row in zip(ax, (demo[3], demo[-1])):
+        calc, comm = row["calc_ms"], row["comm_ms"]
+        total = layers * (calc + comm)
+        a.grid(False)
+        for side in ("left", "right", "top"):
+            a.spines[side].set_visible(False)
+        a.tick_params(axis="y", length=0)
+
+        def bar(y, start, width, colour, layer):
+            a.barh(y, width, left=start, height=height, color=colour, edgecolor="white",
+                   linewidth=1)
+            a.text(start + width / 2, y, str(layer), color="white", ha="center", va="center",
+                   fontsize=11)
+
+        for layer in range(layers):
+            start = layer * (calc + comm)
+            bar(rows["sequential"], start, calc, COLOURS["one"], layer + 1)
+            bar(rows["sequential"], start + calc, comm, COLOURS["two"], layer + 1)
+        computes, sends = _overlap_schedule(calc, comm, layers)
+        for layer, (start, send) in enumerate(zip(computes, sends), 1):
+            bar(rows["compute"], start, calc, COLOURS["one"], layer)
+            bar(rows["comm"], send, comm, COLOURS["two"], layer)
+        # one layer of the steady state: from the second layer's start to the third's
+        left, right = computes[1], computes[2]
+        y = rows["comm"] - height / 2 - 0.35
+        for x in (left, right):
+            a.plot([x, x], [y, rows["compute"] + height / 2], color=COLOURS["grey"],
+                   linewidth=0.8, linestyle=":")
+        a.annotate("", (left, y), (right, y),
+                   arrowprops={"arrowstyle": "<->", "color": COLOURS["grey"],
+                               "shrinkA": 0, "shrinkB": 0, "linewidth": 1.2})
+        a.text((left + right) / 2, y - 0.12, "max(A/t, C)", ha="center", va="top",
+               color=COLOURS["grey"])
+        a.axvline(total, color=COLOURS["grey"], linewidth=1, linestyle="--")
+        a.set_yticks([rows["sequential"], rows["compute"], rows["comm"]],
+                     ["A/t + C", "A/t", "C"])
+        a.set_ylim(y - 0.75, rows["sequential"] + height / 2 + 0.1)
+        a.set_xlim(0, total * 1.04)
+        a.set_title(f"t = {row['t']}", loc="left", fontsize=12)
+        a.set_xlabel("ms")
+
+
+#: The pipeline the GPipe schedule is drawn for: K stages and M micro-batches (structural
+#: constants of the drawing, not results of the model).
+PIPELINE_STAGES, PIPELINE_MICRO_BATCHES = 4, 6
+
+
+@figure
+def figure_pipeline_bubble(results: dict, fig, ax) -> None:
+    """A GPipe schedule (Huang et al. 2019) on a grid of equal time slots, time running to the
+    right: one row per stage k = 1…K (one device each); the forward pass F of micro-batch m
+    on stage k in slot k + m − 1, then, once every forward pass is done, the backward passes B,
+    the last micro-batch first, stage K first. Every pass takes one slot (a backward pass as
+    long as a forward one: the bubble's share is the same for any ratio of the two). The
+    hatched slots are the bubble, where a stage sits idle: K − 1 of the M + K − 1 slots of each
+    phase on every row, the share (K − 1)/(M + K − 1) written below. ``results`` is not read:
+    K and M are the drawing's own (``PIPELINE_STAGES``, ``PIPELINE_MICRO_BATCHES``)."""
+    from matplotlib.patches import Rectangle
+    k_stages, m_micro = PIPELINE_STAGES, PIPELINE_MICRO_BATCHES
+    phase = m_micro + k_stages - 1      # slots of each phase, forward and backward
+    gap = 0.4                           # between the two phases, for the line that splits them
+    fig.set_size_inches(FIGSIZE[1][0], 3.1)
+    ax.set_axis_off()
+    colours = {"F": COLOURS["one"], "B": COLOURS["two"]}
+    busy = {}
+    for k in range(k_stages):
+        for m in range(m_micro):
+            busy[k, k + m] = ("F", m)
+            busy[k, phase + (k_stages - 1 - k) + (m_micro - 1 - m)] = ("B", m)
+
+    def left(slot):                     # where a slot's cell starts
+        return slot + (gap if slot >= phase else 0)
+
+    for k in range(k_stages):
+        y = -k                          # stage 1 at the top
+        ax.text(-0.4, y, str(k + 1), ha="right", va="center")
+        for slot in range(2 * phase):
+            x, cell = left(slot), busy.get((k, slot))
+            if cell is None:            # the bubble: the stage is idle
+                ax.add_patch(Rectangle((x + 0.05, y - 0.42), 0.9, 0.84, facecolor="white",
+                                       edgecolor=COLOURS["grey"], hatch="///", linewidth=0.8))
+                continue
+            letter, m = cell
+            ax.add_patch(Rectangle((x + 0.04, y - 0.42), 0.92, 0.84,
+                                   facecolor=colours[letter], edgecolor="none"))
+            ax.text(x + 0.5, y, str(m + 1), ha="center", va="center", color="white")
+    end, middle = left(2 * phase - 1) + 1, phase + gap / 2
+    top, bottom = 0.5, -(k_stages - 1) - 0.5
+    # time runs to the right, an arrow with no letter (t is the tensor-parallel degree
+    # elsewhere in the book; the prose says what the arrow is); the phases named above the
+    # grid and split by a dashed line
+    ax.annotate("", (end, top + 1.25), (0, top + 1.25),
+                arrowprops={"arrowstyle": "-|>", "color": COLOURS["grey"], "linewidth": 1,
+                            "shrinkA": 0, "shrinkB": 0})
+    for letter, centre in (("F", phase / 2), ("B", middle + gap / 2 + phase / 2)):
+        ax.text(centre, top + 0.3, letter, ha="center", va="bottom", color=colours[letter],
+                fontweight="bold")
+    ax.plot([middle, middle], [top + 0.9, bottom - 0.05], color=COLOURS["grey"], linewidth=1,
+            linestyle="--")
+    # under the last stage: its idle and its busy slots, counted
+    spans = ((0, k_stages - 1, "K − 1"), (k_stages - 1, phase, "M"),
+             (phase, phase + m_micro, "M"), (phase + m_micro, 2 * phase, "K − 1"))
+    under = bottom - 0.25
+    for first, past, label in spans:
+        x0, x1 = left(first) + 0.08, left(past - 1) + 0.92
+        ax.plot([x0, x0, x1, x1], [under + 0.15, under, under, under + 0.15],
+                color=COLOURS["grey"], linewidth=1)
+        ax.text((x0 + x1) / 2, under - 0.1, label, ha="center", va="top")
+    ax.text(middle, bottom - 1.45, f"K = {k_stages},  M = {m_micro}:   "
+            f"(K − 1) / (M + K − 1) = {k_stages - 1}/{phase}", ha="center", va="top")
+    ax.set_xlim(-1.1, end + 0.1)
+    ax.set_ylim(bottom - 2.1, top + 1.5)
+
+
 FIGURES = {
     "fig_versus_c.svg": figure_versus_c,
     "fig_versus_b.svg": figure_versus_b,
@@ -435,4 +890,9 @@ FIGURES = {
     "fig_amdahl.svg": figure_amdahl,
     "fig_gustafson.svg": figure_gustafson,
     "fig_training_ledger.svg": figure_training_ledger,
+    "fig_split_blocks.svg": figure_split_blocks,
+    "fig_ring_allreduce.svg": figure_ring_allreduce,
+    "fig_megatron_layer.svg": figure_megatron_layer,
+    "fig_overlap_timeline.svg": figure_overlap_timeline,
+    "fig_pipeline_bubble.svg": figure_pipeline_bubble,
 }

@@ -147,6 +147,12 @@ def fill(template: str, lang: str, stated: str | None = None) -> str:
     return SLOT.sub(slot, template)
 
 
+def as_markdown_text(text: str) -> str:
+    """``text`` with its asterisks escaped, so that Markdown shows t* as t* and does not read
+    it as emphasis (the ledger sets its quantities in bold: **T(2t*)/T(t*) > 1** broke)."""
+    return text.replace("*", "\\*")
+
+
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -332,6 +338,11 @@ class Page:
                 "quantity": fill(own.get("quantity", c["quantity"] or ""), self.lang),
                 "reason": fill(own["reason"], self.lang) if "reason" in own else None}
 
+    def ledger_words(self, c: dict) -> dict:
+        """``claim_words`` as the ledger's Markdown sets them: t* stays t* inside bold."""
+        return {key: None if text is None else as_markdown_text(text)
+                for key, text in self.claim_words(c).items()}
+
     def colon_and_space(self) -> str:
         """This page's colon before the text it introduces: a full-width colon (Chinese) carries
         its own space, an ASCII one takes a space after it."""
@@ -341,7 +352,7 @@ class Page:
     def _ledger_label(self, c: dict) -> str:
         """How the ledger names a claim from another entry: a qualitative claim by the
         quantity that decides it, a number by its text."""
-        words = self.claim_words(c)
+        words = self.ledger_words(c)
         return words["quantity"] if c["relation"] is not None else words["text"]
 
     def _ledger_item(self, c: dict, claims: list) -> str:
@@ -349,7 +360,7 @@ class Page:
         title of the group that holds it). A qualitative claim shows the quantity that decides
         it: the bound the sentence implies, and its value. A claim whose sentence another entry
         of ``claims`` judges otherwise (``same_sentence``) names that entry and its status."""
-        words = self.claim_words(c)
+        words = self.ledger_words(c)
         if c["relation"] is not None:
             quantity = words["quantity"]
             stated = f"{quantity} {RELATION_SIGNS[c['relation']]} {self.claim_value(c, c['stated'])}"

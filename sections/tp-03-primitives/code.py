@@ -1,5 +1,5 @@
 # The code of section tp-03-primitives, which its four editions run; edit it here, then `make notebooks`.
-# 1 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# 2 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
 # %% parameters: tp
 
 # %% glue [hide-cell]
@@ -11,3 +11,11 @@ page.glue("d", p["tp_bytes_per_value"])
 page.glue("message_bytes", tp["message_bytes"], 0)
 page.glue("message_mb", tp["message_mb"], 1)
 page.glue("ring_traffic_ratio", tp["scaling_checks"]["ring_cluster_traffic_ratio_32_over_2"], 0)
+from model.units import ring_factor
+ring_t = figures.RING_DEVICES   # the devices of the ring all-reduce the diagram draws
+page.glue("ring_drawn_t", ring_t)
+page.glue("ring_drawn_sends", 2 * (ring_t - 1))
+page.glue("ring_drawn_share", ring_factor(ring_t), 1)
+
+# %% figure-ring [hide-input]
+page.figure(figures.figure_ring_allreduce)
