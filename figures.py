@@ -15,6 +15,7 @@ import re
 import warnings
 
 from model.split import one_device_ms
+from model.tensor_parallel import RING_EXAMPLE_DEVICES
 from model.units import BYTES_PER_GB
 
 # Okabe–Ito colour-blind-safe palette.
@@ -363,7 +364,9 @@ def figure_tp_efficiency(results: dict, fig, ax) -> None:
 
 # Article 3 ------------------------------------------------------------------
 
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
+#: Okabe–Ito, with black as the fifth colour: its orange (#E69F00) stands 2.2:1 against white,
+#: under the 3:1 a line needs (tests/test_data.py).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000")
 
 
 @figure
@@ -528,14 +531,9 @@ def figure_split_blocks(results: dict, fig, ax) -> None:
     fig.set_size_inches(FIGSIZE[1][0], 0.02 - bottom + 0.35)
 
 
-#: The devices of the ring all-reduce that tp-03-primitives draws, each message cut into as many
-#: chunks: a structural constant of the drawing, which its prose glues.
-RING_DEVICES = 4
-
-
 @figure
 def figure_ring_allreduce(results: dict, fig, ax) -> None:
-    """A ring all-reduce over t = RING_DEVICES devices d₀ … d₃, drawn step by step, one row a
+    """A ring all-reduce over t = RING_EXAMPLE_DEVICES devices d₀ … d₃, drawn step by step, one row a
     step (row 0 the start). Each device's message is cut into t chunks, one cell each, in the
     colours of the devices whose values the chunk holds, or grey with Σ once it holds the sum of
     all t. Device i sends to d(i + 1 mod t) (the header; the arrow that leaves d₃ at the right
@@ -547,7 +545,7 @@ def figure_ring_allreduce(results: dict, fig, ax) -> None:
     from matplotlib.patches import FancyArrowPatch, Rectangle
     from model.units import ring_factor
 
-    t = RING_DEVICES
+    t = RING_EXAMPLE_DEVICES
     steps = 2 * (t - 1)
     # held[k][i][j]: the devices whose values chunk j of device i holds after step k
     held = [[[frozenset({i})] * t for i in range(t)]]

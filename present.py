@@ -319,7 +319,7 @@ class Page:
                 continue
             groups = []
             for article, part in ARTICLE_PARTS.items():
-                items = [self._ledger_item(c, claims) for c in rows if c["article"] == article]
+                items = [self.ledger_item(c, claims) for c in rows if c["article"] == article]
                 if items:
                     groups.append(f":::{{dropdown}} {self.words['parts'][part]} ({len(items)})\n"
                                   f":class-container: ledger-group\n\n" + "\n".join(items) + "\n:::")
@@ -355,7 +355,7 @@ class Page:
         words = self.ledger_words(c)
         return words["quantity"] if c["relation"] is not None else words["text"]
 
-    def _ledger_item(self, c: dict, claims: list) -> str:
+    def ledger_item(self, c: dict, claims: list) -> str:
         """One claim of the ledger as a Markdown list item (see ``ledger``; its article is the
         title of the group that holds it). A qualitative claim shows the quantity that decides
         it: the bound the sentence implies, and its value. A claim whose sentence another entry

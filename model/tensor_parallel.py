@@ -43,6 +43,9 @@ CHEF_DEGREES = (1, 4, 32)
 
 # The hardware-selection case: same demo P and d, t = 8, h = 8192, two intra-node links.
 CASE_DEGREE = 8
+#: The ring all-reduce tp-03 works through step by step (its diagram and prose): t devices, each
+#: message cut into t chunks.
+RING_EXAMPLE_DEVICES = 4
 CASE_LINKS_BYTES_PER_S = {"nvlink": 6e11, "pcie": 3e11}
 # Well-known external facts to set beside the article's link figures:
 PCIE_X16_BYTES_PER_S = {"pcie4": 32e9, "pcie5": 64e9}   # PCI-SIG, per direction, ≈ 31.5 and 63 GB/s

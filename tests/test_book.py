@@ -233,27 +233,33 @@ def page_sheets(pdf: pathlib.Path) -> list:
     return [(title, range(start, end)) for (title, start), end in zip(starts, ends)]
 
 
-def claims_sheets(lang: str) -> list:
-    """The text of each sheet of the claims ledger in the edition's PDF (found by its bookmark:
-    the claims page's place among the edition's pages)."""
+def sheets_of(lang: str, page_name: str) -> list:
+    """The text of each sheet that one page of the edition's site (its HTML file's name) takes
+    in the edition's PDF, found by its bookmark: the page's place among the edition's pages."""
     pdf = HTML / lang / f"book-{lang}.pdf"
-    place = [page.name for page in pages(lang)].index("claims.html")
+    place = [page.name for page in pages(lang)].index(page_name)
     texts = sheet_texts(pdf)
     return [texts[n] for n in page_sheets(pdf)[place][1]]
 
 
+def claims_sheets(lang: str) -> list:
+    """The text of each sheet of the claims ledger in the edition's PDF."""
+    return sheets_of(lang, "claims.html")
+
+
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_the_pdf_keeps_a_code_cell_with_the_start_of_its_output(built, lang):
-    """The claims ledger's visible cell, ``page.ledger(ledger)``, is printed on the sheet where
-    its output (the ledger, many sheets long) begins: its first status box's title, with the
-    count data/claims.json gives (the cell was printed alone at the foot of a sheet)."""
-    claims = json.loads((ROOT / "data" / "claims.json").read_text(encoding="utf-8"))
-    first = f"{words.edition(lang)['words']['does not reproduce']} " \
-            f"({sum(c['status'] == 'does not reproduce' for c in claims)})"
-    sheets = [squeeze(text) for text in claims_sheets(lang)]
-    holding = [n for n, text in enumerate(sheets, 1) if "page.ledger(ledger)" in text]
+    """split-11's visible cell, the one a reader copies to rerun the first article
+    (``from experiment import run``), is printed on the sheet where its output begins: the full
+    output of the tiny network, as data/results.json gives it (a cell was once printed alone at
+    the foot of a sheet, its output on the next)."""
+    results = json.loads((ROOT / "data" / "results.json").read_text(encoding="utf-8"))
+    first = squeeze(str(results["matrix"]["full"]))
+    sheets = [squeeze(text) for text in sheets_of(lang, "split-11-reproducibility.html")]
+    holding = [n for n, text in enumerate(sheets, 1) if "fromexperimentimportrun" in text]
     assert len(holding) == 1, holding
-    assert squeeze(first) in sheets[holding[0] - 1], f"sheet {holding[0]} lacks {first!r}"
+    assert first in sheets[holding[0] - 1][sheets[holding[0] - 1].index("fromexperimentimportrun"):], \
+        f"sheet {holding[0]} lacks the output's start {first!r} after the cell"
 
 
 @pytest.mark.parametrize("lang", ["es", "it", "en"])

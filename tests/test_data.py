@@ -293,6 +293,36 @@ def test_no_figure_writes_a_word_of_one_language():
     assert not words, words
 
 
+def contrast_on_white(colour: str) -> float:
+    """WCAG's contrast ratio of an sRGB colour "#rrggbb" against white."""
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
+    red, green, blue = (linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    return 1.05 / (0.2126 * red + 0.7152 * green + 0.0722 * blue + 0.05)
+
+
+def test_every_line_and_text_of_a_figure_stands_out_from_the_page():
+    """Every line and every text a figure draws stands at least 3:1 against the white page
+    (WCAG's minimum for graphics): theory-03 drew S = 0.9 in Okabe–Ito orange, 2.2:1. The grid's
+    light grey is left out on purpose (it is there to be faint), and so is white, which the
+    figures draw only on coloured bars and cells."""
+    faint = {figures.STYLE["grid.color"].lower(), "#ffffff"}
+    weak = {}
+    for path in sorted((ROOT / "data").glob("*.svg")):
+        svg = path.read_text(encoding="utf-8")
+        colours = set(re.findall(r"stroke: (#[0-9a-fA-F]{6})", svg))
+        colours |= set(re.findall(r'<g id="text_\d+">.*?style="fill: (#[0-9a-fA-F]{6})', svg, re.S))
+        low = {c for c in colours if c.lower() not in faint and contrast_on_white(c) < 3}
+        if low:
+            weak[path.name] = sorted(low)
+    assert not weak, f"lines or text under 3:1 against white: {weak}"
+
+
+@pytest.mark.parametrize("colour, ratio", [("#000000", 21.0), ("#ffffff", 1.0), ("#767676", 4.54)])
+def test_the_contrast_ratio_itself(colour, ratio):
+    assert contrast_on_white(colour) == pytest.approx(ratio, abs=0.01)
+
+
 def test_a_figure_keeps_its_ids_when_matplotlib_hashes_them_otherwise():
     """matplotlib names clip paths and markers by a hash of their coordinates at full
     precision, whose last bits differ from one CPU to another: on another machine the same

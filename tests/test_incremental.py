@@ -23,17 +23,17 @@ parts:
   - chapters:
       - file: notebooks/en/split-04-break-even
   - chapters:
-      - file: notebooks/en/tp-05-scaling
-      - file: notebooks/en/tp-07-degree
-      - file: notebooks/en/tp-08-production
+      - file: notebooks/en/tp-03-primitives
+      - file: notebooks/en/tp-11-misconceptions
   - chapters:
+      - file: notebooks/en/theory-03-amdahl
       - file: notebooks/en/theory-05-flynn
   - chapters:
       - file: book/en/references
 """
 PAGES = ["notebooks/en/split-02-split", "notebooks/en/split-04-break-even",
-         "notebooks/en/tp-05-scaling", "notebooks/en/tp-07-degree", "notebooks/en/tp-08-production",
-         "notebooks/en/theory-05-flynn", "book/en/references"]
+         "notebooks/en/tp-03-primitives", "notebooks/en/tp-11-misconceptions",
+         "notebooks/en/theory-03-amdahl", "notebooks/en/theory-05-flynn", "book/en/references"]
 CHANGED = "notebooks/en/split-04-break-even"
 
 

@@ -33,6 +33,6 @@ def test_a_ledger_entry_with_t_star_reads_as_written():
     for lang in present.LANGUAGES:
         page = present.Page(experiment.run(), lang)
         for c in starred:
-            html = MarkdownIt().render(page._ledger_item(c, ledger))
+            html = MarkdownIt().render(page.ledger_item(c, ledger))
             text = re.sub(r"<[^>]+>", "", html)
             assert "**" not in text and "t*" in text, (lang, c["id"], text)

@@ -76,7 +76,7 @@ def test_a_code_change_is_one_edit_that_reaches_all_four_editions(sources):
 def test_a_new_code_cell_is_placed_in_every_edition_after_the_cell_before_it(sources):
     code = sources / "split-04-break-even" / "code.py"
     code.write_text(code.read_text(encoding="utf-8").replace(
-        "\n# %% table [hide-input]\n", '\n# %% extra\nprint("new")\n\n# %% table [hide-input]\n'),
+        "\n# %% table [remove-input]\n", '\n# %% extra\nprint("new")\n\n# %% table [remove-input]\n'),
         encoding="utf-8")
     for lang in LANGUAGES:
         items, changes = notebooks.merged_placements(

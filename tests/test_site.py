@@ -332,7 +332,8 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     most 1 MB, the language switcher is in view without scrolling on a desktop and on a phone,
     tables fit at 1280 px and scroll at 390 px, display formulas are centred at 1280 px and
     readable from their start at 390 px (scrolling to the rest), no page wider than the viewport
-    at either width (a long word in a heading made some 438 px wide on a phone), and (zh, es, it) no interface text of the
+    at either width (a long word in a heading made some 438 px wide on a phone), every figure as
+    wide as its column at both, and (zh, es, it) no interface text of the
     English edition's same page appears; on the phone, no figure text is under 11 CSS px. The
     pages of SCREEN_PAGES are kept as screens at both widths (keep_screens) as they are read."""
     problems, figures, interfaces = [], 0, {}
@@ -376,6 +377,7 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
                 if layout["width"]["page"] > layout["width"]["viewport"]:
                     found.append(f"page {layout['width']['page']} px wide at "
                                  f"{layout['width']['viewport']} px {layout['width']['headings']}")
+                found += figures_narrower_than_the_column(layout["figures"])
                 if viewport is PHONE:
                     figures += len(layout["figures"])
                     found += figure_text_too_small(layout["figures"])
@@ -391,7 +393,7 @@ def test_every_page_reads_offline_in_its_own_language(site, browser, lang):
     finally:
         reader.close()
         english.close()
-    assert figures >= 9, f"{figures} figures"
+    assert figures >= 14, f"{figures} figures"
     assert not problems, "\n".join(problems)
 
 
@@ -547,10 +549,11 @@ def test_axe_finds_no_serious_accessibility_violation(site, browser, lang):
 #: The smallest text a figure may show on a 390 px phone, in CSS pixels.
 MIN_FIGURE_TEXT_PX = 11
 #: The figures a page shows (MyST-NB writes each SVG output to _images/ and shows it as <img>):
-#: the file and its width on screen, in CSS px.
+#: the file, its width on screen and the width of the column it sits in, in CSS px.
 FIGURES_SHOWN = """() => [...document.querySelectorAll('article img')]
   .filter(i => i.src.endsWith('.svg'))
-  .map(i => ({src: new URL(i.src).pathname, width: i.getBoundingClientRect().width}))"""
+  .map(i => ({src: new URL(i.src).pathname, width: i.getBoundingClientRect().width,
+              column: i.parentElement.getBoundingClientRect().width}))"""
 
 
 def smallest_text_px(svg: str, width_px: float) -> float:
@@ -561,6 +564,13 @@ def smallest_text_px(svg: str, width_px: float) -> float:
     scales = [float(s) for s in re.findall(
         r'<g id="text_\d+">\s*(?:<!--.*?-->\s*)?<g transform="[^"]*scale\(([\d.]+)', svg, re.S)]
     return 100 * min(scales) * width_px / view_width
+
+
+def figures_narrower_than_the_column(shown: list) -> list:
+    """The figures (as FIGURES_SHOWN lists them) that leave part of their column empty: drawn
+    461 px wide, they stood as a narrow picture in a 690 px column on a desktop."""
+    return [f"{figure['src']}: {figure['width']:.0f} px wide in a {figure['column']:.0f} px column"
+            for figure in shown if figure["width"] < figure["column"] - 1]
 
 
 def figure_text_too_small(shown: list) -> list:

@@ -18,5 +18,5 @@ page.glue("claims_article1", sum(c["article"] == "000" for c in ledger), 0)
 page.glue("claims_article2", sum(c["article"] == "002" for c in ledger), 0)
 page.glue("claims_article3", sum(c["article"] == "004" for c in ledger), 0)
 
-# %% ledger [hide-input]
+# %% ledger [remove-input]
 page.ledger(ledger)

@@ -16,8 +16,8 @@ for c in unverifiable:
     if c["context_value"] is not None:
         page.glue(f"{c['id']}_context", page.num(c["context_value"], 3))
 
-# %% ledger [hide-input]
+# %% ledger [remove-input]
 page.ledger(ledger, statuses=("does not reproduce", "conflicts with well-known external facts"))
 
-# %% ledger-2 [hide-input]
+# %% ledger-2 [remove-input]
 page.ledger(ledger, statuses=("cannot be recomputed from the article",))

@@ -19,16 +19,16 @@ page.glue("sum_of_relus", m["relu_counterexample"]["sum_of_relus"], 0)
 page.glue("wrong_hidden", m["wrong_split"]["hidden"])
 page.glue("wrong_output", m["wrong_split"]["output"])
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["x", "A", "B"],
            [["<br>".join(page.vec(row) for row in m[name]) for name in ("x", "a", "b")]])
 
-# %% table-2 [hide-input]
+# %% table-2 [remove-input]
 page.table(["device", "columns", "pre_activation", "ReLU", "contribution"],
            [[i + 1, ", ".join(str(j + 1) for j in d["columns"]), page.vec(d["pre_activation"]),
              page.vec(d["hidden"]), page.vec(d["contribution"])] for i, d in enumerate(m["devices"])]
            + [["Σ", "", "", "", page.vec(m["sum_of_contributions"])]])
 assert m["split_matches"] and not m["wrong_split"]["matches"]
 
-# %% figure-split-blocks [hide-input]
+# %% figure-split-blocks [remove-input]
 page.figure(figures.figure_split_blocks)

@@ -22,18 +22,18 @@ page.glue("one_ms", led["one_ms"], 6)
 page.glue("two_ms", led["two_ms"])
 page.glue("speedup", led["speedup"])
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["parameter", "value"],
            [["S", f"{page.num(p['s_ms'], 6)} ms"], ["C", f"{page.num(p['c_ms'], 6)} ms"],
             ["η", page.num(p["eta"], 6)], ["Q", p["q"]], ["ℓ", f"{page.num(p['ell_ms'], 6)} ms"],
             ["V", f"{page.num(p['v_bytes'], 0)} {page.unit('bytes')}"],
             ["B", f"{page.num(p['b_bytes_per_s'] / 1e9, 6)} GB/s = {page.num(p['b_bytes_per_s'], 0)} {page.unit('bytes')}/s"]])
 
-# %% table-2 [hide-input]
+# %% table-2 [remove-input]
 page.table(["", "ms"],
            [["ℓ + V/B", page.cell(led["transfer_ms"], 2)], ["H = Q(ℓ + V/B)", page.cell(led["comm_ms"], 2)],
             ["C/(2η)", page.cell(led["parallel_compute_ms"], 2)], ["T₁ = S + C", page.cell(led["one_ms"], 2)],
             ["T₂ = S + C/(2η) + H", page.cell(led["two_ms"], 2)]])
 
-# %% figure-ledger [hide-input]
+# %% figure-ledger [remove-input]
 page.figure(figures.figure_ledger)

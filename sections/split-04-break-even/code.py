@@ -24,15 +24,15 @@ page.glue("q", p["q"])
 page.glue("infinite_comm_ms", r["infinite_bandwidth"]["comm_ms"], 6)
 page.glue("infinite_two_ms", r["infinite_bandwidth"]["two_ms"], 6)
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["case", "C (ms)", "S (ms)", "B (GB/s)", "H (ms)", "T₁ (ms)", "T₂ (ms)", "T₁/T₂"],
            [[page.case_label(c), page.cell(c["c_ms"], 3), page.cell(c["s_ms"], 2),
              page.cell(c["b_bytes_per_s"] / 1e9, 1), page.cell(c["comm_ms"], 2),
              page.cell(c["one_ms"], 3), page.cell(c["two_ms"], 3), page.cell(c["speedup"], 3)]
             for c in r["cases"]])
 
-# %% figure-versus-c [hide-input]
+# %% figure-versus-c [remove-input]
 page.figure(figures.figure_versus_c)
 
-# %% figure-versus-b [hide-input]
+# %% figure-versus-b [remove-input]
 page.figure(figures.figure_versus_b)

@@ -15,7 +15,7 @@ page.glue("large_one_ms", large["one_ms"], 6)
 page.glue("large_two_ms", large["two_ms"], 6)
 page.glue("large_speedup", large["speedup"], 3)
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["case", "T₁/T₂", "T₁/(2·T₂)"],
            [[page.case_label(c), page.cell(c["speedup"], 3), page.cell(c["speedup"] / 2, 3)]
             for c in r["cases"]])

@@ -8,7 +8,7 @@ page.glue("two_ms", r["overlap"]["two_ms"])
 page.glue("parallel_compute_ms", r["ledger"]["parallel_compute_ms"])
 page.glue("comm_ms", r["ledger"]["comm_ms"])
 
-# %% table [hide-input]
+# %% table [remove-input]
 led = r["ledger"]
 page.table(["", "ms"],
            [["C/(2η)", page.cell(led["parallel_compute_ms"], 2)], ["H", page.cell(led["comm_ms"], 2)],

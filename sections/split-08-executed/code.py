@@ -127,7 +127,7 @@ page.glue("gpu_fp32_eta_min", min(probe["fp32"]["widths"]["eta_2"]), 2)
 page.glue("gpu_fp32_eta_min_hidden", probe["fp32"]["widths"]["hidden"][
     probe["fp32"]["widths"]["eta_2"].index(min(probe["fp32"]["widths"]["eta_2"]))])
 
-# %% table [hide-input]
+# %% table [remove-input]
 symbols = {"s": "S", "c": "C", "half": "t½", "one": "T₁", "two": "T₂",
            "one_wide": f"T₁ ({page.word('every_thread')})"}
 page.table(["quantity", "median_ms", "p10 (ms)", "p90 (ms)", "mean_ms"],
@@ -135,7 +135,7 @@ page.table(["quantity", "median_ms", "p10 (ms)", "p90 (ms)", "mean_ms"],
                        for stat in ("median_ms", "p10_ms", "p90_ms", "mean_ms"))]
             for key, symbol in symbols.items()])
 
-# %% table-2 [hide-input]
+# %% table-2 [remove-input]
 rows = [("T₁ (ms)", "one_ms"), ("T₂ (ms)", "two_ms"), ("T₁/T₂", "speedup"),
         ("C* (ms)", "break_even_c_ms")]
 page.table(["quantity", "predicted", "measured", "error"],
@@ -149,7 +149,7 @@ page.table(["quantity", "predicted", "measured", "error"],
 if comparison["eta_note"]:
     print(comparison["eta_note"])
 
-# %% table-held-out [hide-input]
+# %% table-held-out [remove-input]
 t_n = "T" + str(env["world_size"]).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 labels = {"main": f"{t_n}, {page.word('main_step')}", "v": page.word("allreduce_v")}
 page.table(["quantity", "predicted", "measured", "error",
@@ -161,7 +161,7 @@ page.table(["quantity", "predicted", "measured", "error",
              page.word("within_noise") if row["within_noise"] else ""]
             for name, row in held.items()])
 
-# %% table-3 [hide-input]
+# %% table-3 [remove-input]
 page.table(["hidden_width", "C (ms)", "η", "T₁ (ms)", "T₂ (ms)", "T₁/T₂",
             f"{page.word('model')} (η = {page.cell(comparison['eta_used'], 2)})",
             f"{page.word('model')} (η(C))"],
@@ -172,5 +172,5 @@ page.table(["hidden_width", "C (ms)", "η", "T₁ (ms)", "T₂ (ms)", "T₁/T₂
                 sweep["hidden"], sweep["c_ms"], sweep["eta"], sweep["one_ms"], sweep["two_ms"],
                 sweep["speedup"], analysis.own_eta_speedups(record))])
 
-# %% figure-measured [hide-input]
+# %% figure-measured [remove-input]
 page.figure(figure_measured, analysis.figure_data(record))

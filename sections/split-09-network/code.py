@@ -15,11 +15,11 @@ page.glue("low_c_ms", low["c_ms"], 6)
 page.glue("min_eta_low", low["min_eta"], 5)
 page.glue("eta_max", 1.0, 0)
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["C (ms)", "H (ms)", "η >"],
            [[page.cell(t["c_ms"], 2), page.cell(t["comm_ms"], 2),
              page.cell(t["min_eta"], 5) if t["min_eta"] is not None else page.word("none")]
             for t in r["efficiency_threshold"]])
 
-# %% figure-min-eta [hide-input]
+# %% figure-min-eta [remove-input]
 page.figure(figures.figure_min_eta)

@@ -21,10 +21,10 @@ page.glue("worst_error_pct", 100 * abs(worst["relative_error"]), 0)
 page.glue("s20_n4_stated", next(c for c in wrong if c["id"] == "amdahl_table_s20_n4")["stated"], 2)
 page.glue("s20_n4_computed", th["table"][2]["speedups"][1], 2)
 
-# %% figure-amdahl [hide-input]
+# %% figure-amdahl [remove-input]
 page.figure(figures.figure_amdahl)
 
-# %% table [hide-input]
+# %% table [remove-input]
 stated = {c["key"]: c for c in table_claims}
 key = "parallel_theory.table.{}.speedups.{}"
 page.table(["S", "N = 2", "N = 4", "N = 8", "N = 16", "N → ∞"],

@@ -26,8 +26,8 @@ page.glue("gustafson_same_s", tr["gustafson_same_s"], 2)
 page.glue("gustafson_fixed_job_days", tr["gustafson_s_fixed_job_days"], 1)
 page.glue("days_without_communication", th["checks"]["days_without_communication"], 0)
 
-# %% figure-training-ledger [hide-input]
+# %% figure-training-ledger [remove-input]
 page.figure(figures.figure_training_ledger)
 
-# %% figure-gustafson [hide-input]
+# %% figure-gustafson [remove-input]
 page.figure(figures.figure_gustafson)

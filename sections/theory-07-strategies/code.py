@@ -13,5 +13,5 @@ page.glue("max_b", mem["max_fp16_parameters_per_a100_billions"], 0)
 page.glue("parameters_b", facts["parameters_b"])
 page.glue("weights_fp16_gb", mem["weights_fp16_gb"])
 
-# %% figure-pipeline-bubble [hide-input]
+# %% figure-pipeline-bubble [remove-input]
 page.figure(figures.figure_pipeline_bubble)

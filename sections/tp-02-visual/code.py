@@ -10,5 +10,5 @@ page.glue("calc_t1_ms", demo[0]["calc_ms"], 2)
 page.glue("calc_tmax_ms", demo[-1]["calc_ms"], 3)
 page.glue("tp_comm_ms", demo[0]["comm_ms"])
 
-# %% figure-tp-layer-time [hide-input]
+# %% figure-tp-layer-time [remove-input]
 page.figure(figures.figure_tp_layer_time)

@@ -11,11 +11,11 @@ page.glue("d", p["tp_bytes_per_value"])
 page.glue("message_bytes", tp["message_bytes"], 0)
 page.glue("message_mb", tp["message_mb"], 1)
 page.glue("ring_traffic_ratio", tp["scaling_checks"]["ring_cluster_traffic_ratio_32_over_2"], 0)
+from model.tensor_parallel import RING_EXAMPLE_DEVICES as ring_t   # the ring the diagram draws
 from model.units import ring_factor
-ring_t = figures.RING_DEVICES   # the devices of the ring all-reduce the diagram draws
 page.glue("ring_drawn_t", ring_t)
 page.glue("ring_drawn_sends", 2 * (ring_t - 1))
 page.glue("ring_drawn_share", ring_factor(ring_t), 1)
 
-# %% figure-ring [hide-input]
+# %% figure-ring [remove-input]
 page.figure(figures.figure_ring_allreduce)

@@ -21,10 +21,10 @@ page.glue("ring_t8", row8["ring_factor"])
 page.glue("ring_t32", tp["demo"][-1]["ring_factor"])
 page.glue("ring_comm_t8_ms", row8["ring_comm_ms"], 3)
 
-# %% figure-megatron-layer [hide-input]
+# %% figure-megatron-layer [remove-input]
 page.figure(figures.figure_megatron_layer)
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["t", "4·b·s·h·d/B (ms)", "2(t−1)/t", "2(t−1)/t · 4·b·s·h·d/B (ms)"],
            [[row["t"], page.cell(row["comm_ms"], 3), page.cell(row["ring_factor"], 4),
              page.cell(row["ring_comm_ms"], 3)] for row in tp["demo"]])

@@ -21,5 +21,5 @@ page.glue("tp_comm_ms", crit["c_ms"])
 page.glue("e_t32_pct", 100 * tp["demo"][-1]["efficiency"], 1)
 page.glue("ring_e_t32_pct", 100 * tp["demo"][-1]["ring_efficiency"], 1)
 
-# %% figure-tp-efficiency [hide-input]
+# %% figure-tp-efficiency [remove-input]
 page.figure(figures.figure_tp_efficiency)

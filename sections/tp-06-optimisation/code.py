@@ -14,10 +14,10 @@ page.glue("total_t32_ms", row32["total_ms"], 3)
 page.glue("overlap_t32_ms", row32["overlap_ms"], 3)
 page.glue("tp_comm_ms", row8["comm_ms"])
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["t", "T_calc (ms)", "T_comm (ms)", "T_calc + T_comm (ms)", "max(T_calc, T_comm) (ms)"],
            [[row["t"], page.cell(row["calc_ms"], 3), page.cell(row["comm_ms"], 3),
              page.cell(row["total_ms"], 3), page.cell(row["overlap_ms"], 3)] for row in tp["demo"]])
 
-# %% figure-overlap-timeline [hide-input]
+# %% figure-overlap-timeline [remove-input]
 page.figure(figures.figure_overlap_timeline)

@@ -32,6 +32,6 @@ page.glue("ratio_t32_all_nics", every["ratio"]["32"], 2)
 page.glue("mu_t32_one_nic_pct", 100 * one["utilisation"]["32"], 1)
 page.glue("mu_t32_all_nics_pct", 100 * every["utilisation"]["32"], 1)
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["t", "R", "μ = 1/(1 + R)"],
            [[row["t"], page.cell(row["ratio"], 3), page.cell(row["utilisation"], 3)] for row in tp["demo"]])

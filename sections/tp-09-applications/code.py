@@ -56,7 +56,7 @@ page.glue("efficiency_ratio", links["efficiency_ratio"], 2)
 page.glue("pcie4_gb_per_s", links["pcie_x16_gb_per_s"]["pcie4"], 0)
 page.glue("pcie5_gb_per_s", links["pcie_x16_gb_per_s"]["pcie5"], 0)
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["B (GB/s)", "R (t = 8)", "R/(1 + R)", "1/(1 + R)"],
            [[page.cell(links[k]["bandwidth_gb_per_s"], 0), page.cell(links[k]["ratio"], 3),
              page.cell(links[k]["comm_share"], 3), page.cell(links[k]["efficiency"], 3)]

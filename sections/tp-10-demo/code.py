@@ -33,7 +33,7 @@ page.glue("t8", demo[3]["t"])
 page.glue("h100_nvlink_one_way_gb_per_s", h100["nvlink_gb_per_s"])
 page.glue("h100_nvlink_both_ways_gb_per_s", h100["nvlink_both_ways_gb_per_s"])
 
-# %% table [hide-input]
+# %% table [remove-input]
 page.table(["TP", "T_calc (ms)", "T_comm (ms)", "T (ms)", "E", "T(1)/(t·T(t))", page.word("e_ring")],
            [[row["t"], page.cell(row["calc_ms"], 3), page.cell(row["comm_ms"], 3),
              page.cell(row["total_ms"], 3), page.cell_pct(row["efficiency"], 1),

@@ -127,7 +127,7 @@ page.glue("tpg_floor_few_ms", few_at[min(widths), max(degrees)]["ms"], 1)
 page.glue("tpg_floor_many_ms", many_at[min(widths), max(degrees)]["ms"], 1)
 page.glue("tpg_efficiency_max_many", many_at[max(widths), max(degrees)]["efficiency"], 2)
 
-# %% table-counts [hide-input]
+# %% table-counts [remove-input]
 by_step = {}   # (pass, module) → {plan: "kind: bytes in → bytes out"}, in the order issued
 for plan in ("sp", "tp"):
     for e in record["collectives"][plan]:
@@ -138,7 +138,7 @@ page.table(["tp_pass", "tp_module", "plan_tp", "plan_sp"],
            [[page.word(step_pass), f"`{module}`", *(plans.get(plan, "–") for plan in ("tp", "sp"))]
             for (step_pass, module), plans in by_step.items()])
 
-# %% table-sweep [hide-input]
+# %% table-sweep [remove-input]
 t = env["world_size"]
 page.table(["h", "T(1) (ms)", page.word("one_all_threads_ms").format(t=t), f"T({t}) (ms)",
             "T_comm (ms)", "T_calc (ms)"],
@@ -151,16 +151,16 @@ page.table(["h", "R", "t·P·d/(18·h·B)", f"T(1)/T({t})",
              page.cell(row["predicted_ratio"], 3), page.cell(row["speedup"], 2),
              page.cell(row["speedup_all_threads"], 2)] for row in rows])
 
-# %% figure-tp-measured [hide-input]
+# %% figure-tp-measured [remove-input]
 page.figure(figure_tp_measured, tp_analysis.figure_data(record))
 
-# %% table-tokens [hide-input]
+# %% table-tokens [remove-input]
 page.table(["b·s", "T_comm (ms)", "T_calc (ms)", "R", "t·P·d/(18·h·B)"],
            [[row["tokens"], page.cell(row["comm_ms"], 1), page.cell(row["calc_ms"], 1),
              page.cell(row["ratio"], 3) if row["ratio"] is not None else "–",
              page.cell(row["predicted_ratio"], 3)] for row in tokens])
 
-# %% table-gpu-shares [hide-input]
+# %% table-gpu-shares [remove-input]
 page.table(["h", "t", "T(t) (ms)", "T(1)/(t·T(t))"],
            [[row["hidden"], row["degree"], page.cell(row["ms"], 2), page.cell(row["efficiency"], 2)]
             for row in shares])
