@@ -8,7 +8,7 @@
 Starts ``torchrun --standalone`` with one process per rank (``measure.worker``), waits at most
 ``--timeout-s`` seconds, and prints the model's prediction against the measurement. The record
 goes to ``<out>/<name>.json``; nothing is written unless every rank finished. Across several
-nodes, start ``measure.worker`` with torchrun yourself (see the README).
+nodes, start ``measure.worker`` with torchrun or srun yourself (docs/measuring.md).
 """
 from __future__ import annotations
 
@@ -62,8 +62,10 @@ def arguments(argv=None) -> argparse.Namespace:
                         help="record name (default: <device>-<backend>-<ranks>x<threads>)")
     parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
     parser.add_argument("--no-pin", action="store_true",
-                        help="article 1: leave the ranks unpinned (by default each rank is "
-                             "pinned to a core of its own where there are enough)")
+                        help="article 1: leave the ranks unpinned (by default each gloo rank "
+                             "is pinned to two cores of its own where there are enough; NCCL "
+                             "ranks are never pinned by the worker: bind them with the launcher, "
+                             "see docs/measuring.md)")
     parser.add_argument("--tp", action="store_true",
                         help="article 2 instead: a transformer layer in PyTorch's tensor "
                              "parallelism, its collectives counted and its parts timed "
@@ -183,11 +185,14 @@ def report(record: dict, target: pathlib.Path | None = None) -> None:
               f"{' (within the noise)' if row['within_noise'] else ''}")
     judged = analysis.verdict(record, held)
     n = env["world_size"]
-    print(f"verdict: the ledger predicts this machine's T{n} within {100 * abs(judged['error']):.1f} % "
+    # "predicts within 33.1 %" once read as a success for an error well outside the noise
+    claim = ("the ledger predicts this machine's T{n} within the measurement's noise"
+             if judged["within_noise"] else
+             "the ledger misses this machine's T{n} by more than the measurement's noise")
+    print(f"verdict: {claim.format(n=n)} "
           f"(error = (predicted − measured)/measured = {100 * judged['error']:+.1f} %, "
           f"{confidence} interval [{100 * judged['interval'][0]:+.1f}, "
-          f"{100 * judged['interval'][1]:+.1f}] %), "
-          f"{'inside' if judged['within_noise'] else 'outside'} the measurement's noise"
+          f"{100 * judged['interval'][1]:+.1f}] %)"
           + (f"; {env['world_size']} ranks on {env['cores_visible']} cores: oversubscribed"
              if env["oversubscribed"] else ""))
     if target is not None:

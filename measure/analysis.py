@@ -415,16 +415,21 @@ ENVIRONMENT_KEYS = ("host", "device", "device_name", "cores_visible", "threads_p
 #: The one-GPU probe's record (``measure.gpu_probe``): what one device measures of the split.
 PROBE, PROBE_SCHEMA = "gpu-probe-h200", "measure-gpu-probe/1"
 GPU_KEYS = ("cuda_version", "nccl_version", "driver_version", "gpu_names", "topology",
-            "nccl_variables", "tf32_matmul", "float32_matmul_precision")
+            "nccl_environment_variables", "tf32_matmul", "float32_matmul_precision")
+#: GPU fields a record may hold under their earlier name: the NCCL_* environment variables were
+#: ``nccl_variables`` in the records taken before they were labelled as such (the H200 probes).
+GPU_KEYS_BEFORE = {"nccl_environment_variables": "nccl_variables"}
 PROBE_QUANTITIES = ("s", "c", "one")
 
 
 def check_gpu_fields(environment: dict, need) -> None:
     """A GPU record's environment names its GPUs, driver, CUDA, NCCL and TF32 setting
-    (``GPU_KEYS`` under ``environment.gpu``), or ``need`` raises naming the missing field."""
+    (``GPU_KEYS`` under ``environment.gpu``; a field may have its earlier name,
+    ``GPU_KEYS_BEFORE``), or ``need`` raises naming the missing field by its present name."""
     gpu = need(environment, "gpu", "environment")
     for key in GPU_KEYS:
-        need(gpu, key, "environment.gpu")
+        if not (isinstance(gpu, dict) and key not in gpu and GPU_KEYS_BEFORE.get(key) in gpu):
+            need(gpu, key, "environment.gpu")
 
 
 def check_record(record: dict) -> dict:

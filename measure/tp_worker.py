@@ -7,7 +7,9 @@ Started by ``torchrun`` (``python -m measure tp`` starts it for you), once per r
 
 gloo ranks run on CPUs; NCCL ranks (``--backend nccl``, one GPU per rank) hold the layer, its
 inputs and every buffer on their GPU and time with CUDA events (``measure.worker``), and the
-record carries the GPU environment. The NCCL path has not been run by this project on two or
+record carries the GPU environment. On GPUs the run is BF16 (counts, correctness and timings)
+and every timed shape has at least 4096 tokens b·s (``plan_for``): the CPU's FP32 shapes would
+time DTensor's dispatch there, not R. The NCCL path has not been run by this project on two or
 more GPUs (its machines have none, or one).
 
 On every rank the same whole layer (``measure.tp_layer``) is built from one seed and split
@@ -39,14 +41,42 @@ import torch
 import torch.distributed as dist
 
 from measure import analysis, tp_analysis, tp_layer
-from measure.worker import Ranks, environment, refuse_one_rank
+from measure.worker import (Ranks, announce_writer, environment, launcher_environment,
+                            refuse_one_rank, write_if_writer)
 
 #: The layer's input (b, s) at every width, and the widths h of the sweep; then, at one width
-#: (``token_hidden``), the sequence lengths s of the sweep over b·s.
+#: (``token_hidden``), the sequence lengths s of the sweep over b·s; the dtype of everything
+#: the run builds. On CPUs (gloo), FP32 and small shapes, which this project's 2 cores time in
+#: minutes.
 FULL = {"batch": 2, "seq_len": 64, "hidden": [128, 256, 512, 1024, 2048], "count_hidden": 256,
-        "token_hidden": 512, "token_seq_lens": [16, 64, 256, 1024], "warmup": 3, "repeats": 15}
+        "token_hidden": 512, "token_seq_lens": [16, 64, 256, 1024], "warmup": 3, "repeats": 15,
+        "dtype": "float32"}
 QUICK = {"batch": 2, "seq_len": 32, "hidden": [128, 256], "count_hidden": 128,
-         "token_hidden": 128, "token_seq_lens": [16, 64], "warmup": 1, "repeats": 3}
+         "token_hidden": 128, "token_seq_lens": [16, 64], "warmup": 1, "repeats": 3,
+         "dtype": "float32"}
+#: On GPUs (NCCL): BF16, the precision large models are trained in on GPUs, and at least
+#: GPU_MIN_TOKENS tokens b·s at every timed shape, up to h = 8192. At the CPU's b·s = 128 and
+#: h ≤ 2048 a GPU's layer lasts tens of microseconds, which times DTensor's dispatch and the
+#: kernel launches, not the compute and communication whose ratio R is.
+GPU_MIN_TOKENS = 4096
+GPU_FULL = {"batch": 2, "seq_len": 2048, "hidden": [1024, 2048, 4096, 8192], "count_hidden": 256,
+            "token_hidden": 4096, "token_seq_lens": [2048, 4096, 8192], "warmup": 3,
+            "repeats": 15, "dtype": "bfloat16"}
+GPU_QUICK = {"batch": 2, "seq_len": 2048, "hidden": [1024, 2048], "count_hidden": 128,
+             "token_hidden": 1024, "token_seq_lens": [2048, 4096], "warmup": 1, "repeats": 3,
+             "dtype": "bfloat16"}
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+
+
+def plan_for(device_type: str, quick: bool) -> dict:
+    """The plan for ranks on ``device_type`` ("cpu" or "cuda"): FULL or QUICK on CPUs, as the
+    committed CPU record was taken; GPU_FULL or GPU_QUICK on GPUs (BF16, b·s ≥ GPU_MIN_TOKENS
+    at every timed shape)."""
+    if device_type == "cuda":
+        return GPU_QUICK if quick else GPU_FULL
+    return QUICK if quick else FULL
+
+
 #: The all-reduce message at which B is taken: large enough for the bandwidth to dominate.
 BANDWIDTH_BYTES = 16 * 2 ** 20
 BANDWIDTH_BYTES_QUICK = 2 ** 20
@@ -94,13 +124,15 @@ def counts(ranks: Ranks, plan: dict, sequence_parallel: bool) -> list:
 def peak(ranks: Ranks, plan: dict, quick: bool) -> dict:
     """P: one rank's FLOP/s on the MLP's product (b·s × h) · (h × 4h) at the largest h, the
     other ranks idle; B: V/t of an all-reduce of V bytes (the article's B: one all-reduce takes
-    V/B). Operands and the buffer are made before the timer starts."""
+    V/B). Operands and the buffer, in the run's dtype (torch's default, set by ``main``), are
+    made before the timer starts."""
     hidden = max(plan["hidden"])
     rows = plan["batch"] * plan["seq_len"]
     a = torch.randn(rows, hidden, device=ranks.device)
     w = torch.randn(hidden, tp_layer.MLP_FACTOR * hidden, device=ranks.device)
     v_bytes = BANDWIDTH_BYTES_QUICK if quick else BANDWIDTH_BYTES
-    buffer = torch.zeros(v_bytes // 4, device=ranks.device)   # zeros: the sums never overflow
+    # zeros, in the run's dtype: the sums never overflow
+    buffer = torch.zeros(v_bytes // a.element_size(), device=ranks.device)
     times = ranks.timed({"matmul": (lambda: a @ w, False),
                          "allreduce": (lambda: dist.all_reduce(buffer), True)},
                         plan["warmup"], plan["repeats"])
@@ -194,6 +226,7 @@ def arguments(argv=None) -> argparse.Namespace:
 
 def main(argv=None) -> int:
     args = arguments(argv)
+    os.environ.update(launcher_environment(os.environ))     # srun without torchrun
     refuse_one_rank(int(os.environ.get("WORLD_SIZE", 1)), "measure.tp_worker",
                     "`python -m measure.tp_gpu_probe --out FILE.json` times one rank's share of "
                     "the layer for t = 1, 2, 4 and 8")
@@ -201,15 +234,22 @@ def main(argv=None) -> int:
     # Not pinned: the one-process baseline with every rank's threads needs every core.
     ranks = Ranks(args.backend, args.timeout_s, pinned=False)
     started = time.perf_counter()
+    plan = plan_for(ranks.device.type, args.quick)
+    # Every layer, input and buffer the run makes takes torch's default dtype (tp_layer builds
+    # them so): BF16 on GPUs, for the counts (their bytes are BF16 messages, as the protocol's
+    # bytes_per_value says) and the correctness check as well as the timings.
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(DTYPES[plan["dtype"]])
     try:
-        plan = QUICK if args.quick else FULL
         record = {
             "schema": tp_analysis.SCHEMA,
             "environment": environment(ranks, args.backend),
             "protocol": {key: plan[key] for key in
                          ("batch", "seq_len", "hidden", "count_hidden", "token_hidden",
                           "token_seq_lens", "warmup", "repeats")}
-            | {"dtype": "float32", "bytes_per_value": 4, "heads": tp_layer.HEADS,
+            | {"dtype": plan["dtype"],
+               "bytes_per_value": torch.empty(0, dtype=DTYPES[plan["dtype"]]).element_size(),
+               "heads": tp_layer.HEADS,
                "mlp_factor": tp_layer.MLP_FACTOR, "quick": args.quick,
                "baseline": "the whole layer on rank 0 alone, with the same threads per rank"},
             "correctness": {"tp": correctness(ranks, plan, False),
@@ -221,9 +261,10 @@ def main(argv=None) -> int:
         record["sweep"] = sweep(ranks, plan, allreduces)
         record["token_sweep"] = token_sweep(ranks, plan, allreduces)
         record["protocol"]["seconds"] = round(time.perf_counter() - started, 1)
-        if ranks.rank == 0:
-            tp_analysis.write_record(args.out, record)
+        write_if_writer(ranks, args.out, record, tp_analysis.write_record)
+        announce_writer(ranks, record, args.out)
     finally:
+        torch.set_default_dtype(before)
         dist.destroy_process_group()
     return 0
 

@@ -8,9 +8,9 @@ A is split by columns and B by rows, so each rank computes a partial output of t
 shape and one all-reduce sums them (article 1, section 2). Every timed repetition starts
 after a barrier and ends after the device has finished (``synchronize`` on GPUs; CPU
 operations and gloo collectives return when done); warm-up repetitions are dropped; a
-repetition on several ranks counts the slowest rank. Rank 0 writes the record atomically
-(``measure.analysis.write_record``); a failed or stalled rank ends every rank with an error
-after ``--timeout-s`` and leaves no record.
+repetition on several ranks counts the slowest rank. Global rank 0 writes the record
+atomically (``writes_record``, ``measure.analysis.write_record``); a failed or stalled rank
+ends every rank with an error after ``--timeout-s`` and leaves no record.
 
 Times in ms, sizes in bytes, bandwidths in bytes per second.
 """
@@ -66,21 +66,21 @@ class Ranks:
     """This process's place in the group, its device and the timing primitive."""
 
     def __init__(self, backend: str, timeout_s: float, pinned: bool = True):
+        """``pinned``: whether this rank may be pinned at all (``--no-pin`` says no); whether
+        it is, ``pin`` decides from the backend and the cores (never for NCCL)."""
         self.local_rank = int(os.environ.get("LOCAL_RANK", 0))
         self.local_size = int(os.environ.get("LOCAL_WORLD_SIZE", 1))
         # Pinned before the group starts, so that the threads gloo starts inherit the core.
         self.cores_visible = cores_visible()      # before pinning narrows them to one
         self.all_cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
             else None
-        self.pinned_cores = pin(self.local_rank, self.local_size) if pinned else None
+        self.pinned_cores = pin(self.local_rank, self.local_size, backend) if pinned else None
         options = {"timeout": datetime.timedelta(seconds=timeout_s)}
-        if backend == "nccl":
+        self.device = rank_device(backend, self.local_rank)
+        if self.device.type == "cuda":
             # The device first, and named to the group, so that NCCL's barrier knows it.
-            self.device = torch.device("cuda", self.local_rank)
             torch.cuda.set_device(self.device)
             options["device_id"] = self.device
-        else:
-            self.device = torch.device("cpu")
         dist.init_process_group(backend, **options)
         self.rank, self.size = dist.get_rank(), dist.get_world_size()
         self.local_size = int(os.environ.get("LOCAL_WORLD_SIZE", self.size))
@@ -193,20 +193,105 @@ def inner_count(once_ms: float) -> int:
     return max(1, min(MAX_INNER, math.ceil(MIN_SAMPLE_MS / once_ms)))
 
 
-def pin(local_rank: int, local_size: int):
-    """Pin this rank to two cores of its own among those it may use (one for its compute, one
-    for the communication threads gloo or NCCL start), when there are at least twice as many
-    as ranks on this node; the cores, or None where the machine does not allow it. On fewer
-    cores a pinned rank's own threads take turns on its core, which this project's 2-core
-    machine showed to be worse (erratic small all-reduces) than leaving them unpinned."""
-    if not hasattr(os, "sched_setaffinity"):
+def cores_to_pin(local_rank: int, local_size: int, cores, backend: str):
+    """The cores local rank ``local_rank`` of ``local_size`` ranks on this node is pinned to,
+    given the ``cores`` it may run on (its CPU affinity, core numbers): two of its own, cores
+    2r and 2r + 1 of the sorted set (one for its compute, one for the threads gloo starts),
+    for the gloo backend where there are at least two cores per rank; else None (unpinned).
+
+    On fewer cores a pinned rank's own threads take turns on its core, which this project's
+    2-core machine showed to be worse (erratic small all-reduces) than leaving them unpinned:
+    its committed CPU records (two to four ranks on 2 cores) were all taken unpinned by this
+    rule (their ``pinned_cores_rank0`` is null), and still would be.
+
+    Never for NCCL. Cores 2r and 2r + 1 know nothing of the NUMA layout: on a two-socket GPU
+    node (a DGX: GPUs 0–3 on one socket, 4–7 on the other) the host threads of GPUs 4–7 would
+    land on the far socket, and NCCL's proxy threads with them (NCCL keeps its threads within
+    the process's mask, on the GPU's own cores only where the mask includes them). Left
+    unpinned, NCCL places its threads on the GPU's cores itself, and a launcher that knows the
+    topology can bind the rank first: ``torchrun --numa-binding node``, ``srun --cpu-bind``,
+    ``numactl`` (docs/measuring.md). Reading the topology here would duplicate those tools,
+    and could not be tested on this project's machines, which have no multi-GPU node."""
+    if backend != "gloo":
         return None
-    cores = sorted(os.sched_getaffinity(0))
+    cores = sorted(cores)
     if len(cores) < 2 * local_size:
         return None
-    mine = cores[2 * local_rank: 2 * local_rank + 2]
-    os.sched_setaffinity(0, set(mine))
+    return cores[2 * local_rank: 2 * local_rank + 2]
+
+
+def pin(local_rank: int, local_size: int, backend: str = "gloo"):
+    """Pin this process to ``cores_to_pin``'s cores among those it may use; the cores, or None
+    where it is left unpinned (NCCL, too few cores, or a machine that does not allow it)."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    mine = cores_to_pin(local_rank, local_size, os.sched_getaffinity(0), backend)
+    if mine is not None:
+        os.sched_setaffinity(0, set(mine))
     return mine
+
+
+def device_index(local_rank: int, visible: int) -> int:
+    """The CUDA device index of local rank ``local_rank`` when it sees ``visible`` GPUs
+    (``torch.cuda.device_count()``, which CUDA_VISIBLE_DEVICES narrows): 0 when it sees one
+    (Slurm's ``--gpus-per-task=1``, or any launcher that hands each rank its own GPU: its one
+    GPU is cuda:0 whatever its number on the node), else ``local_rank`` (torchrun on a node
+    whose ranks all see every GPU). A rank that sees none, or fewer than its local rank needs,
+    is refused with what it saw."""
+    seen = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible < 1:
+        raise SystemExit(f"measure: local rank {local_rank} sees no GPU (CUDA_VISIBLE_DEVICES="
+                         f"{seen!r}); the NCCL backend needs one per rank")
+    if visible == 1:
+        return 0
+    if local_rank >= visible:
+        raise SystemExit(f"measure: local rank {local_rank} sees {visible} GPUs "
+                         f"(CUDA_VISIBLE_DEVICES={seen!r}), too few for one GPU per rank: give "
+                         f"each rank one GPU, or every rank of the node all of them")
+    return local_rank
+
+
+def rank_device(backend: str, local_rank: int) -> torch.device:
+    """This rank's device: a GPU for NCCL (``device_index`` of the GPUs it sees), else the CPU."""
+    if backend != "nccl":
+        return torch.device("cpu")
+    return torch.device("cuda", device_index(local_rank, torch.cuda.device_count()))
+
+
+def slurm_tasks_on_node(tasks_per_node: str, node: int) -> int:
+    """The tasks Slurm starts on node ``node`` (0-based, SLURM_NODEID), read from its
+    SLURM_STEP_TASKS_PER_NODE / SLURM_TASKS_PER_NODE syntax: counts in node order, ``n(xk)``
+    for k nodes of n tasks, e.g. ``"8(x2)"`` or ``"2(x3),1"``."""
+    counts = []
+    for group in tasks_per_node.split(","):
+        found = re.fullmatch(r"\s*(\d+)(?:\(x(\d+)\))?\s*", group)
+        if not found:
+            raise ValueError(f"tasks per node must read like 8(x2),4; got {tasks_per_node!r}")
+        counts += [int(found[1])] * int(found[2] or 1)
+    if not 0 <= node < len(counts):
+        raise ValueError(f"node {node} is not among the {len(counts)} of {tasks_per_node!r}")
+    return counts[node]
+
+
+def launcher_environment(environ) -> dict:
+    """The variables torch.distributed reads (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE)
+    that ``environ`` lacks, taken from Slurm's when ``srun`` started this process without
+    torchrun (one task per rank, e.g. with ``--gpus-per-task=1``): SLURM_PROCID, SLURM_NTASKS,
+    SLURM_LOCALID and the tasks on this node. Empty under torchrun (it sets RANK) and outside
+    Slurm. MASTER_ADDR and MASTER_PORT, which the group needs too, are the batch script's to
+    set (docs/measuring.md); a Slurm task without them is refused here, naming them."""
+    if "RANK" in environ or "SLURM_PROCID" not in environ:
+        return {}
+    missing = [name for name in ("MASTER_ADDR", "MASTER_PORT") if name not in environ]
+    if missing:
+        raise SystemExit(f"measure: started by srun without torchrun, and {' and '.join(missing)} "
+                         f"{'is' if len(missing) == 1 else 'are'} not set: export them in the "
+                         f"batch script (the first node's name, a free port; docs/measuring.md)")
+    tasks = environ.get("SLURM_NTASKS_PER_NODE") or slurm_tasks_on_node(
+        environ.get("SLURM_STEP_TASKS_PER_NODE") or environ["SLURM_TASKS_PER_NODE"],
+        int(environ.get("SLURM_NODEID", 0)))
+    return {"RANK": environ["SLURM_PROCID"], "WORLD_SIZE": environ["SLURM_NTASKS"],
+            "LOCAL_RANK": environ.get("SLURM_LOCALID", "0"), "LOCAL_WORLD_SIZE": str(tasks)}
 
 
 class Stage:
@@ -441,13 +526,16 @@ def measure_c_sweep(ranks: Ranks, plan: dict) -> dict:
 
 
 def environment(ranks: Ranks, backend: str) -> dict:
-    """Where the record was taken: host, device, cores and threads (this rank's core when
-    pinned, torch's intra- and inter-op threads), backend, ranks, versions, date; on GPUs also
+    """Where the record was taken: host (the writing rank's, ``WRITER_RANK``), device, cores
+    and threads (this rank's cores when pinned, torch's intra- and inter-op threads), backend,
+    ranks, versions, date; ``hosts`` and ``ranks``, every rank's host, device and cores
+    (``every_rank``: a collective, so every rank calls this); on GPUs also
     ``gpu_environment``."""
     if ranks.device.type == "cuda":
         device_name = torch.cuda.get_device_name(ranks.device)
     else:
         device_name = cpu_model()
+    everyone = every_rank(ranks)
     return {"host": socket.gethostname(), "device": ranks.device.type, "device_name": device_name,
             "cores_visible": ranks.cores_visible, "threads_per_rank": torch.get_num_threads(),
             "oversubscribed": ranks.local_size * torch.get_num_threads() > ranks.cores_visible,
@@ -457,14 +545,87 @@ def environment(ranks: Ranks, backend: str) -> dict:
             "nodes": ranks.size // ranks.local_size, "torch_version": torch.__version__,
             "python_version": platform.python_version(), "platform": platform.platform(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "hosts": hosts(everyone), "ranks": everyone,
             "gpu": gpu_environment() if ranks.device.type == "cuda" else None}
 
 
+def this_rank(ranks: Ranks, environ=os.environ) -> dict:
+    """What one rank says of itself for the record: its host, local rank, device (``cuda:0``),
+    the cores it may use and those it is pinned to, and the GPUs it was shown
+    (CUDA_VISIBLE_DEVICES, None where unset)."""
+    return {"host": socket.gethostname(), "local_rank": ranks.local_rank,
+            "device": str(ranks.device), "cores_visible": ranks.cores_visible,
+            "pinned_cores": ranks.pinned_cores,
+            "cuda_visible_devices": environ.get("CUDA_VISIBLE_DEVICES")}
+
+
+def every_rank(ranks: Ranks) -> list:
+    """``this_rank`` of every rank, in global rank order: one small all-gather of Python
+    objects, so that a record of several nodes names every node, not only the writer's."""
+    everyone = [None] * ranks.size
+    dist.all_gather_object(everyone, this_rank(ranks))
+    return everyone
+
+
+def hosts(everyone: list) -> list:
+    """The distinct hosts of ``every_rank``'s list, in the order of their first rank."""
+    return list(dict.fromkeys(rank["host"] for rank in everyone))
+
+
+#: The global rank (``dist.get_rank()``, over every node) that writes the record.
+WRITER_RANK = 0
+
+
+def writes_record(rank: int) -> bool:
+    """Whether the rank of global rank ``rank`` writes the record: rank 0 alone, on whichever
+    node it runs. Not each node's local rank 0: on two nodes they would both write, and on a
+    shared file system the same path. With torchrun's c10d rendezvous, ``--node-rank`` is
+    ignored and the rendezvous decides which node holds global rank 0, so the record names
+    that node (``environment.host``) and every node's local rank 0 prints where the record
+    went (``announce_writer``); with the static rendezvous it is node rank 0."""
+    return rank == WRITER_RANK
+
+
+def write_if_writer(ranks: Ranks, path, record: dict, write=analysis.write_record) -> bool:
+    """Write ``record`` to ``path`` with ``write`` on the rank that ``writes_record`` names;
+    whether this rank wrote."""
+    if not writes_record(ranks.rank):
+        return False
+    write(path, record)
+    return True
+
+
+def announce_writer(ranks: Ranks, record: dict, path, stream=sys.stdout) -> None:
+    """On each node's local rank 0, say which rank and host write the record, and where: on
+    several nodes without a shared file system it is on that host only."""
+    if ranks.local_rank == 0:
+        writer = record["environment"]["ranks"][WRITER_RANK]["host"]
+        print(f"measure: rank {WRITER_RANK}, on {writer}, writes the record to {path}"
+              + ("" if writer == socket.gethostname() else " on that host"),
+              file=stream, flush=True)
+
+
+def nccl_version(available=None, version=None):
+    """The NCCL that torch runs with, as "2.28.9" (``torch.cuda.nccl.version()``, the library
+    torch loaded), or None without CUDA. Not the NCCL_VERSION environment variable that some
+    containers set: that names the container's NCCL, which torch may not use (the H200 probe's
+    container said 2.28.3-1 while torch ran 2.28.9). ``available`` and ``version`` default to
+    torch's own functions (stand-ins in the tests)."""
+    available = torch.cuda.is_available if available is None else available
+    version = torch.cuda.nccl.version if version is None else version
+    if not available():
+        return None
+    found = version()
+    return ".".join(map(str, found)) if isinstance(found, tuple) else str(found)
+
+
 def gpu_environment(run=subprocess.run, environ=os.environ) -> dict:
-    """What a GPU timing depends on: CUDA, cuDNN and NCCL versions as torch was built with,
-    the driver and topology as ``nvidia-smi`` reports them (None where the tool is absent),
-    the NCCL_* variables, and the matmul precision (TF32 moves an A100's FP32 peak from 19.5
-    to 156 TFLOP/s)."""
+    """What a GPU timing depends on: CUDA, cuDNN and NCCL versions as torch runs them
+    (``nccl_version``), the driver and topology as ``nvidia-smi`` reports them (None where the
+    tool is absent), the NCCL_* environment variables as they were set
+    (``nccl_environment_variables``, the job's or the container's settings: not the NCCL that
+    ran), and the matmul precision (TF32 moves an A100's FP32 peak from 19.5 to 156
+    TFLOP/s)."""
     def tool(*arguments):
         try:
             done = run(["nvidia-smi", *arguments], capture_output=True, text=True, timeout=30)
@@ -472,14 +633,14 @@ def gpu_environment(run=subprocess.run, environ=os.environ) -> dict:
             return None
         return strip_styles(done.stdout).strip() if done.returncode == 0 else None
 
-    nccl = torch.cuda.nccl.version() if torch.cuda.is_available() else None
     return {"cuda_version": torch.version.cuda,
             "cudnn_version": torch.backends.cudnn.version() if torch.cuda.is_available() else None,
-            "nccl_version": ".".join(map(str, nccl)) if isinstance(nccl, tuple) else nccl,
+            "nccl_version": nccl_version(),
             "driver_version": tool("--query-gpu=driver_version", "--format=csv,noheader"),
             "gpu_names": tool("--query-gpu=name", "--format=csv,noheader"),
             "topology": tool("topo", "-m"),
-            "nccl_variables": {k: v for k, v in sorted(environ.items()) if k.startswith("NCCL_")},
+            "nccl_environment_variables": {k: v for k, v in sorted(environ.items())
+                                           if k.startswith("NCCL_")},
             "tf32_matmul": torch.backends.cuda.matmul.allow_tf32,
             "tf32_cudnn": torch.backends.cudnn.allow_tf32,
             "float32_matmul_precision": torch.get_float32_matmul_precision()}
@@ -516,7 +677,8 @@ def arguments(argv=None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="fewer sizes and repetitions")
     parser.add_argument("--threads-per-rank", type=int, default=1)
     parser.add_argument("--no-pin", action="store_true",
-                        help="leave the ranks unpinned (the record says which)")
+                        help="leave gloo ranks unpinned too (NCCL ranks never are pinned here: "
+                             "see cores_to_pin; the record says which cores each rank had)")
     parser.add_argument("--timeout-s", type=float, default=600.0,
                         help="a collective that waits longer than this fails every rank")
     # For the tests: make the last rank fail or stall after joining the group.
@@ -537,6 +699,7 @@ def refuse_one_rank(world_size: int, program: str = "measure.worker",
 
 def main(argv=None) -> int:
     args = arguments(argv)
+    os.environ.update(launcher_environment(os.environ))     # srun without torchrun
     refuse_one_rank(int(os.environ.get("WORLD_SIZE", 1)))
     torch.set_num_threads(args.threads_per_rank)
     ranks = Ranks(args.backend, args.timeout_s, pinned=not args.no_pin)
@@ -564,8 +727,8 @@ def main(argv=None) -> int:
                                          analysis.summary(ranks.skew_ms).items()
                                          if key in ("median_ms", "p90_ms", "max_ms")} \
             if ranks.skew_ms else None
-        if ranks.rank == 0:
-            analysis.write_record(args.out, record)
+        write_if_writer(ranks, args.out, record)
+        announce_writer(ranks, record, args.out)
     finally:
         dist.destroy_process_group()
     return 0

@@ -64,13 +64,6 @@ page.glue("tpm_ring_factor", ring_factor(env["world_size"]), 2)
 page.glue("tpm_ring_exact", page.word("ring_exact" if ring_factor(env["world_size"]) == 1
                                       else "ring_inexact"))
 page.glue("tpm_split_threads", env["world_size"] * env["threads_per_rank"])
-# P·d/B, which R is proportional to: an H100 in BF16 over NVLink (one direction) against here.
-h100, links = page.results["tensor_parallel"]["precision"]["peaks_tflops"]["h100"], \
-    page.results["tensor_parallel"]["links"]["between_nodes"]["h100"]
-gpu = h100["bf16"] * 1e12 * page.results["tensor_parallel"]["precision"]["bf16_bytes_per_value"] / (
-    links["nvlink_gb_per_s"] * 1e9)
-here = peak["flops_per_s"] * protocol["bytes_per_value"] / peak["bandwidth_bytes_per_s"]
-page.glue("tpm_gpu_factor", gpu / here, 0)
 # One rank's share of the layer on one GPU (measure.tp_gpu_probe): the same for every record shown.
 gpu_probe = tp_analysis.load_gpu_probe()
 shares = tp_analysis.share_rows(gpu_probe)
@@ -85,6 +78,13 @@ page.glue("tpg_h_min", min(widths))
 page.glue("tpg_h_max", max(widths))
 page.glue("tpg_t_max", max(degrees))
 page.glue("tpg_tflops_last", at[max(widths), 1]["flops_per_s"] / 1e12, 0)
+# P·d/B, which R is proportional to: the GPU's rate as its probe measured it, over NVLink's
+# datasheet bandwidth in one direction (none measured), against this machine's measured P and B.
+nvlink_bytes_per_s = page.results["tensor_parallel"]["links"]["between_nodes"]["h100"]["nvlink_gb_per_s"] * 1e9
+gpu = at[max(widths), 1]["flops_per_s"] * gpu_probe["protocol"]["bytes_per_value"] / nvlink_bytes_per_s
+here = peak["flops_per_s"] * protocol["bytes_per_value"] / peak["bandwidth_bytes_per_s"]
+page.glue("tpm_nvlink_gb_per_s", nvlink_bytes_per_s / 1e9, 0)
+page.glue("tpm_gpu_factor", gpu / here, 0)
 smallest_split = min(t for t in degrees if t > 1)   # the fewest devices that share the work
 page.glue("tpg_t_split", smallest_split)
 page.glue("tpg_efficiency_split_last", at[max(widths), smallest_split]["efficiency"], 2)
