@@ -418,6 +418,25 @@ def test_every_page_is_read_with_the_pointer_outside_it(site, browser):
         reader.close()
 
 
+#: Each glued number of a page's paragraphs against the paragraph it sits in: font weights.
+NUMBER_WEIGHTS = """() => [...document.querySelectorAll('article p span.pasted-text')]
+  .filter(s => !s.closest('strong, b, th, .admonition-title'))
+  .map(s => [getComputedStyle(s).fontWeight, getComputedStyle(s.closest('p')).fontWeight])"""
+
+
+def test_a_computed_number_reads_in_the_weight_of_its_sentence(site, browser):
+    """MyST-NB sets every pasted value in bold: split-08 held about 25 bold numbers in one
+    paragraph, and bold signalled nothing. A glued number outside the prose's own **…** has the
+    weight of its paragraph, on screen (and the print rule no longer names it)."""
+    reader = Reader(browser, site, DESKTOP).open("en/notebooks/en/split-08-executed.html")
+    try:
+        weights = reader.page.evaluate(NUMBER_WEIGHTS)
+    finally:
+        reader.close()
+    assert len(weights) > 20, f"{len(weights)} glued numbers found in split-08's paragraphs"
+    assert all(number == paragraph for number, paragraph in weights), sorted(set(map(tuple, weights)))
+
+
 @pytest.mark.parametrize("lang", ORDER)
 def test_the_navigation_toggle_works_on_a_phone_and_on_a_desktop(site, browser, lang):
     path = relative(pages(lang)[3])
