@@ -428,6 +428,13 @@ def figure_training_ledger(results: dict, fig, ax) -> None:
     ax.set_xlabel("d")
 
 
+def drawn_arrow(ax, start, end, colour=COLOURS["grey"], width=1.5, head=14) -> None:
+    """An arrow of a diagram from ``start`` to ``end`` (data coordinates), ``width`` points
+    wide with a filled head of size ``head``, touching both ends."""
+    ax.annotate("", end, start, arrowprops=dict(arrowstyle="-|>", color=colour, lw=width,
+                                                shrinkA=0, shrinkB=0, mutation_scale=head))
+
+
 @figure
 def figure_split_blocks(results: dict, fig, ax) -> None:
     """The section's network y = ReLU(xA)B split over two devices d₁ and d₂, drawn as blocks.
@@ -471,9 +478,7 @@ def figure_split_blocks(results: dict, fig, ax) -> None:
                                    max(ys) + ch - min(ys), facecolor="none",
                                    edgecolor=COLOURS["grey"], linewidth=1, linestyle="--"))
 
-    def arrow(start, end, colour=COLOURS["grey"]):
-        ax.annotate("", end, start, arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.5,
-                                                    shrinkA=0, shrinkB=0, mutation_scale=14))
+    arrow = functools.partial(drawn_arrow, ax)
 
     top_a = -0.55                                  # x · A
     top_b = top_a - 2 * ch - 0.55                  # h · B
@@ -667,9 +672,7 @@ def figure_megatron_layer(results: dict, fig, ax) -> None:
     column = (0.28, 0.1, 0.24)                    # x in the block, width, height
     row = (0.64, 0.34, 0.1)
 
-    def arrow(start, end):
-        ax.annotate("", end, start, arrowprops=dict(arrowstyle="-|>", color=grey, lw=1.2,
-                                                     shrinkA=0, shrinkB=0, mutation_scale=10))
+    arrow = functools.partial(drawn_arrow, ax, width=1.2, head=10)
 
     def line(xs, ys, colour=grey, lw=1.2, **style):
         ax.plot(xs, ys, color=colour, lw=lw, solid_capstyle="butt", **style)

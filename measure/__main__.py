@@ -186,10 +186,10 @@ def report(record: dict, target: pathlib.Path | None = None) -> None:
     judged = analysis.verdict(record, held)
     n = env["world_size"]
     # "predicts within 33.1 %" once read as a success for an error well outside the noise
-    claim = ("the ledger predicts this machine's T{n} within the measurement's noise"
+    claim = (f"the ledger predicts this machine's T{n} within the measurement's noise"
              if judged["within_noise"] else
-             "the ledger misses this machine's T{n} by more than the measurement's noise")
-    print(f"verdict: {claim.format(n=n)} "
+             f"the ledger misses this machine's T{n} by more than the measurement's noise")
+    print(f"verdict: {claim} "
           f"(error = (predicted − measured)/measured = {100 * judged['error']:+.1f} %, "
           f"{confidence} interval [{100 * judged['interval'][0]:+.1f}, "
           f"{100 * judged['interval'][1]:+.1f}] %)"

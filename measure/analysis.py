@@ -428,7 +428,7 @@ def check_gpu_fields(environment: dict, need) -> None:
     ``GPU_KEYS_BEFORE``), or ``need`` raises naming the missing field by its present name."""
     gpu = need(environment, "gpu", "environment")
     for key in GPU_KEYS:
-        if not (isinstance(gpu, dict) and key not in gpu and GPU_KEYS_BEFORE.get(key) in gpu):
+        if not (isinstance(gpu, dict) and GPU_KEYS_BEFORE.get(key) in gpu):   # the earlier name
             need(gpu, key, "environment.gpu")
 
 

@@ -16,6 +16,8 @@ typed:
 """
 from __future__ import annotations
 
+from model.tensor_parallel import MEASURED_ACROSS_NODES_BUSBW_GB_PER_S, NICS_PER_NODE, between_nodes
+
 REPRODUCES = "reproduces"
 WRONG = "does not reproduce"
 EXTERNAL = "conflicts with well-known external facts"
@@ -26,12 +28,18 @@ UNDECIDED = "cannot be decided with these parameters"
 
 TP = "tensor_parallel."
 #: The two assumptions under which a collective across nodes is decided (see
-#: model/tensor_parallel.across_nodes), as the ledger names them.
-ACROSS_NODES_CUTS = {"one_nic": "over one NIC (B/12)", "all_nics": "over all 8 NICs (B/1.5)"}
-ACROSS_NODES_REASON = ("NCCL runs one ring per network adapter, so an all-reduce across DGX A100 "
-                       "nodes uses all eight: published nccl-tests bus bandwidths are 192 GB/s "
-                       "over the eight and 24 GB/s over one (NVIDIA/nccl#812, #412); the network "
-                       "is then 1.5 times slower than NVLink, not 12")
+#: model/tensor_parallel.across_nodes), as the ledger names them: "over one NIC (B/12)" and
+#: "over all 8 NICs (B/1.5)", read from the model's adapters and cuts.
+_ONE_NIC_CUT = between_nodes()["a100"]["nvlink_over_network"]
+ACROSS_NODES_CUTS = {cut: ("over one NIC" if nics == 1 else f"over all {nics} NICs")
+                          + f" (B/{_ONE_NIC_CUT / nics:g})" for cut, nics in NICS_PER_NODE.items()}
+_BUSBW = MEASURED_ACROSS_NODES_BUSBW_GB_PER_S
+ACROSS_NODES_REASON = (f"NCCL runs one ring per network adapter, so an all-reduce across DGX A100 "
+                       f"nodes uses all eight: published nccl-tests bus bandwidths are "
+                       f"{_BUSBW['all_nics']:g} GB/s over the eight and {_BUSBW['one_nic']:g} GB/s "
+                       f"over one (NVIDIA/nccl#812, #412); the network is then "
+                       f"{_ONE_NIC_CUT / NICS_PER_NODE['all_nics']:g} times slower than NVLink, "
+                       f"not {_ONE_NIC_CUT:g}")
 TH = "parallel_theory."
 
 

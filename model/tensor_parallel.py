@@ -242,15 +242,15 @@ def across_nodes(p: dict) -> dict:
     demo's way of counting), the published bus bandwidth that matches it (GB/s), R(t) and
     μ(t) = 1/(1 + R) (which is also E(t)), and the throughput per device each degree loses
     against TP = 8 inside a node."""
-    nvlink_over_one_nic = between_nodes()["a100"]["nvlink_over_network"]
+    a100 = between_nodes()["a100"]
     inside = degree_row(p, SCENARIOS["gpus_per_node"])
     out = {}
     for cut, nics in NICS_PER_NODE.items():
-        slower = nvlink_over_one_nic / nics
+        slower = a100["nvlink_over_network"] / nics
         network = {**p, "tp_bandwidth_bytes_per_s": p["tp_bandwidth_bytes_per_s"] / slower}
         rows = {t: degree_row(network, t) for t in SCENARIOS["oversized_degrees"]}
         out[cut] = {"nics": nics, "nvlink_over_network": slower,
-                    "network_gb_per_s": nics * between_nodes()["a100"]["network_gb_per_s"],
+                    "network_gb_per_s": nics * a100["network_gb_per_s"],
                     "bandwidth_gb_per_s": network["tp_bandwidth_bytes_per_s"] / 1e9,
                     "measured_busbw_gb_per_s": MEASURED_ACROSS_NODES_BUSBW_GB_PER_S[cut],
                     "ratio": {str(t): row["ratio"] for t, row in rows.items()},

@@ -99,11 +99,12 @@ def numbers_named_by_hand(text: str, lang: str) -> list:
     of ``lang``, or as "= N" in maths ($t = 2$)."""
     found = []
     for sentence in SENTENCE_END.split(text):
+        rest = GLUE_ROLE.sub(" ", OTHER_ROLE.sub(" ", CODE.sub(" ", sentence)))
+        rest = re.sub(RING_LIMIT[lang], " ", rest)
+        prose, maths = MATH.sub(" ", rest), MATH.findall(rest)
         for key in GLUE_ROLE.findall(sentence):
             for digits in KEY_NUMBER.findall(key):
                 n = int(digits)
-                rest = GLUE_ROLE.sub(" ", OTHER_ROLE.sub(" ", CODE.sub(" ", sentence)))
-                rest = re.sub(RING_LIMIT[lang], " ", rest)
                 word = NUMBER_WORDS[lang].get(n)
                 if lang == "zh" and word:
                     pattern = rf"(?<![一二三四五六七八九十两]){word}{ZH_COUNTED}"
@@ -111,9 +112,9 @@ def numbers_named_by_hand(text: str, lang: str) -> list:
                     pattern = rf"(?<![\w-]){word}(?![\w-])"
                 else:
                     pattern = None
-                typed = re.search(pattern, MATH.sub(" ", rest), re.I) if pattern else None
+                typed = re.search(pattern, prose, re.I) if pattern else None
                 if typed:
                     found.append((key, typed.group(0)))
-                if any(re.search(rf"=\s*{n}(?![0-9.,])", m) for m in MATH.findall(rest)):
+                if any(re.search(rf"=\s*{n}(?![0-9.,])", m) for m in maths):
                     found.append((key, f"= {n}"))
     return found
