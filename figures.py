@@ -14,7 +14,7 @@ import io
 import re
 import warnings
 
-from model.split import one_device_ms
+from model.split import one_device_ms, split_ms
 from model.tensor_parallel import RING_EXAMPLE_DEVICES
 from model.units import BYTES_PER_GB
 
@@ -87,8 +87,8 @@ def _relabelled(inner, rewrite):
 
 def _relabel_ticks(fig, kinds: tuple, rewrite) -> None:
     """Pass the labels of every tick formatter of ``fig`` that is one of ``kinds`` (major and
-    minor, both axes of every panel) through ``rewrite`` (``_relabelled``)."""
-    for ax in fig.axes:
+    minor, both axes of every panel and inset) through ``rewrite`` (``_relabelled``)."""
+    for ax in [axes for panel in fig.axes for axes in (panel, *panel.child_axes)]:
         for axis in (ax.xaxis, ax.yaxis):
             for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
                              (axis.get_minor_formatter, axis.set_minor_formatter)):
@@ -251,12 +251,35 @@ def figure_versus_c(results: dict, fig, ax) -> None:
     if c_star is not None:
         y = one_device_ms(results["parameters"]["s_ms"], c_star)
         ax.plot([c_star], [y], "o", color=COLOURS["grey"])
-        ax.annotate("C*", (c_star, y), xytext=(6, -12), textcoords="offset points",
-                    color=COLOURS["grey"])
+        if 0 < c_star < sweep["c_ms"][-1] / 6:     # a point in the corner: named in an inset
+            crossing_inset(ax, results, c_star)
+        else:
+            ax.annotate("C*", (c_star, y), xytext=(6, -12), textcoords="offset points",
+                        color=COLOURS["grey"])
     ax.set_xlabel("C (ms)")
     ax.set_ylabel("T (ms)")
     ax.set_xlim(0, sweep["c_ms"][-1])
     ax.set_ylim(0, None)
+
+
+def crossing_inset(ax, results: dict, c_star_ms: float) -> None:
+    """An inset of ``ax`` (T against C, in ms) from C = 0 to 3·C*, where the two lines cross: at
+    the article's values C* is a twentieth of the axis, a point in its corner. The lines are
+    drawn from the ledger's formulas (model/split.py), so the inset needs no sweep of its own."""
+    p = results["parameters"]
+    c = [0.0, 3 * c_star_ms]
+    one = [one_device_ms(p["s_ms"], x) for x in c]
+    two = [split_ms({**p, "c_ms": x}) for x in c]
+    inset = ax.inset_axes([0.1, 0.5, 0.36, 0.42])
+    inset.plot(c, one, color=COLOURS["one"])
+    inset.plot(c, two, color=COLOURS["two"])
+    y = one_device_ms(p["s_ms"], c_star_ms)
+    inset.plot([c_star_ms], [y], "o", color=COLOURS["grey"])
+    inset.axvline(c_star_ms, color=COLOURS["grey"], linewidth=0.8, linestyle=":")
+    inset.set_xticks([0, c_star_ms], ["0", "C*"])
+    inset.set_xlim(c)
+    inset.tick_params(labelsize=10)
+    ax.indicate_inset_zoom(inset, edgecolor=COLOURS["grey"])
 
 
 @figure
@@ -322,21 +345,30 @@ def figure_min_eta(results: dict, fig, ax) -> None:
 
 # Article 2 ------------------------------------------------------------------
 
-@figure
+@figure(panels=2)
 def figure_tp_layer_time(results: dict, fig, ax) -> None:
-    """The visual demo: per-layer compute and communication time for each TP degree."""
+    """The visual demo: per-layer compute and communication time for each TP degree, in ms
+    (upper panel) and as shares of the layer's time (lower panel)."""
     demo = results["tensor_parallel"]["demo"]
     labels = [str(row["t"]) for row in demo]
     calc = [row["calc_ms"] for row in demo]
     comm = [row["comm_ms"] for row in demo]
-    ax.bar(labels, calc, color=COLOURS["one"])
-    ax.bar(labels, comm, bottom=calc, color=COLOURS["two"])
-    ax.annotate("72·b·s·h²/(t·P)", (0, calc[0] / 2), color="white", ha="center", va="center",
-                rotation=90)
-    ax.annotate("4·b·s·h·d/B", (len(labels) - 1, calc[-1] + comm[-1]), xytext=(0, 4),
-                textcoords="offset points", ha="center", color=COLOURS["two"])
-    ax.set_xlabel("t")
-    ax.set_ylabel("ms")
+    top, shares = ax
+    top.bar(labels, calc, color=COLOURS["one"])
+    top.bar(labels, comm, bottom=calc, color=COLOURS["two"])
+    top.annotate("72·b·s·h²/(t·P)", (0, calc[0] / 2), color="white", ha="center", va="center",
+                 rotation=90)
+    top.annotate("4·b·s·h·d/B", (len(labels) - 1, calc[-1] + comm[-1]), xytext=(0, 4),
+                 textcoords="offset points", ha="center", color=COLOURS["two"])
+    top.set_ylabel("ms")
+    # the communication's share of each layer's time: in ms it is a thin cap on every bar, as a
+    # share it grows from a sliver to the larger part
+    shares.bar(labels, [b / (a + b) for a, b in zip(calc, comm)], color=COLOURS["two"])
+    shares.axhline(0.5, color=COLOURS["grey"], linewidth=0.8)
+    shares.set_ylim(0, 1)
+    shares.set_ylabel("R / (1 + R)")
+    for a in ax:
+        a.set_xlabel("t")
 
 
 @figure(panels=2)
@@ -350,12 +382,17 @@ def figure_tp_efficiency(results: dict, fig, ax) -> None:
     ax[0].plot(t, [row["standard_efficiency"] for row in rows], color=COLOURS["grey"],
                linestyle=":", label="T(1)/(t·T(t))")
     ax[0].axhline(0.5, color=COLOURS["grey"], linewidth=0.8)
+    t_star = results["tensor_parallel"]["critical"]["t_star"]
+    if t_star <= t[-1]:      # the critical degree, where the article's E(t) falls to one half
+        ax[0].plot([t_star, t_star], [0, 0.5], color=COLOURS["two"], linewidth=0.8, linestyle="--")
+        ax[0].annotate("t*", (t_star, 0), xytext=(4, 4), textcoords="offset points",
+                       color=COLOURS["two"])
     ax[0].set_ylabel("E(t)")
     ax[0].set_ylim(0, 1.05)
     ax[0].legend(frameon=False)
     for key, colour in (("comm_share", COLOURS["two"]), ("ring_comm_share", COLOURS["one"])):
         ax[1].plot(t, [row[key] for row in rows], color=colour)
-    ax[1].set_ylabel("T_comm / (T_calc + T_comm)")
+    ax[1].set_ylabel("R / (1 + R)")
     ax[1].set_ylim(0, 1.05)
     for a in ax:
         a.set_xlabel("t")

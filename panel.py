@@ -115,8 +115,11 @@ def recompute(section: str, lang: str, values: dict) -> dict:
     page, kind = Kept(r, lang), HEAD.search(code)[1]
     # the setup cell (tools/notebooks.py writes it), then the section's own cells
     page.parameters(kind)
+    page.mark_errata(experiment.claims(), section)
     page.mark_verdicts(experiment.verdicts(section, r))
-    names = {"experiment": experiment, "figures": Figures(), "r": r, "page": page, "g": page.glued}
+    names = {"experiment": experiment, "figures": Figures(), "r": r, "page": page, "g": page.glued,
+             # the parameters cell's names, which a visible cell computes with (s_ms, eta, …)
+             **{name: r["parameters"][name] for name in experiment.PARAMETER_GROUPS[kind]}}
     if kind in RESULT_PART:                 # tp = r["tensor_parallel"], as the setup cell has it
         names[RESULT_PART[kind][0]] = r[RESULT_PART[kind][1]]
     printed = []

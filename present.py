@@ -58,6 +58,9 @@ SOURCE_LANGUAGE = "zh"
 CASE_LABELS = {"small_c": ("c_ms", "C", 1, "ms"), "slow_link": ("b_bytes_per_s", "B", 1e9, "GB/s"),
                "fast_link": ("b_bytes_per_s", "B", 1e9, "GB/s"), "large_s": ("s_ms", "S", 1, "ms")}
 
+#: The name of the errata page's entry for a claim, which its section's marker links to.
+FLAG_TARGET = "flag-{id}"
+
 #: How a qualitative claim's relation is written.
 RELATION_SIGNS = {">": ">", ">=": "≥", "<": "<", "<=": "≤", "==": "="}
 
@@ -67,6 +70,16 @@ STATUSES = ("does not reproduce", "conflicts with well-known external facts",
             "cannot be recomputed from the article", "reproduces")
 STATUS_CLASS = {"does not reproduce": "error", "conflicts with well-known external facts": "warning",
                 "cannot be recomputed from the article": "note", "reproduces": "tip"}
+#: The claims that do not hold (a wrong number, a sentence the model contradicts, a conflict with
+#: external facts): each is flagged in its section and explained on the errata page.
+FLAGGED = ("does not reproduce", "conflicts with well-known external facts")
+#: The errata whose correction changes the model the reader is learning, so that their section
+#: keeps them as a full box in the reading path: the ring factor (tp-04), NVLink's bandwidth per
+#: direction and FP32 against the 1 PFLOP/s peak (tp-10), and the memory that does not fit
+#: (tp-09, theory-01). Every other erratum is a marker where the source's statement would
+#: stand, linked to its entry on the errata page (Page.mark_errata).
+BOXED_ERRATA = frozenset({"comm_time_at_link_bandwidth", "demo_bandwidth_per_direction",
+                          "demo_peak_in_float32", "anecdote_fits_without_pp", "single_a100_30_days"})
 #: The one place for the precision of every quantity that more than one section shows, by its glue
 #: key (one key, one quantity in the whole book: tests/test_sections.py checks that a key shows
 #: the same text on every page, and that no section sets these decimals itself). Parameters and
@@ -302,7 +315,7 @@ class Page:
         """A unit word (words/<lang>.toml [units]) in this page's language, e.g. bytes → 字节."""
         return self.words["units"][key]
 
-    def ledger(self, claims: list, statuses: tuple = STATUSES) -> None:
+    def ledger(self, claims: list, statuses: tuple = STATUSES, targets: bool = False) -> None:
         """Show source claims grouped by status, in the order of ``statuses`` (wrong first):
         one boxed list per status, titled with its symbol, word and count, so a wrong claim
         stands apart by shape and words as well as colour. Inside each box, one folded group
@@ -311,7 +324,8 @@ class Page:
         long (the PDF prints every group open). Each item gives the claim in this page's
         language, the source's own words, a link to the section, the stated and computed
         values, for a wrong number the relative error, and the entries of ``claims`` that
-        judge the same sentence otherwise."""
+        judge the same sentence otherwise. With ``targets``, each item is the target its section's
+        marker links to, ``flag-<id>`` (the errata page: a target is defined once per edition)."""
         blocks = []
         for status in statuses:
             rows = [c for c in claims if c["status"] == status]
@@ -319,7 +333,8 @@ class Page:
                 continue
             groups = []
             for article, part in ARTICLE_PARTS.items():
-                items = [self.ledger_item(c, claims) for c in rows if c["article"] == article]
+                items = [self.ledger_item(c, claims, targets) for c in rows
+                         if c["article"] == article]
                 if items:
                     groups.append(f":::{{dropdown}} {self.words['parts'][part]} ({len(items)})\n"
                                   f":class-container: ledger-group\n\n" + "\n".join(items) + "\n:::")
@@ -355,11 +370,12 @@ class Page:
         words = self.ledger_words(c)
         return words["quantity"] if c["relation"] is not None else words["text"]
 
-    def ledger_item(self, c: dict, claims: list) -> str:
+    def ledger_item(self, c: dict, claims: list, target: bool = False) -> str:
         """One claim of the ledger as a Markdown list item (see ``ledger``; its article is the
         title of the group that holds it). A qualitative claim shows the quantity that decides
         it: the bound the sentence implies, and its value. A claim whose sentence another entry
-        of ``claims`` judges otherwise (``same_sentence``) names that entry and its status."""
+        of ``claims`` judges otherwise (``same_sentence``) names that entry and its status. With
+        ``target``, the item is the target ``flag-<id>`` (a MyST target before its paragraph)."""
         words = self.ledger_words(c)
         if c["relation"] is not None:
             quantity = words["quantity"]
@@ -373,7 +389,8 @@ class Page:
                 values.append(f"{self.word('computed')} **{self.claim_value(c, c['computed'], 2)}**")
             if c["status"] == "does not reproduce" and c["relative_error"] is not None:
                 values.append(f"{self.word('error')} {self.pct(c['relative_error'], 1)}")
-        lines = [f"- **{words['text']}** · {' · '.join(values)}"]
+        opening = f"- ({FLAG_TARGET.format(id=c['id'])})=\n  " if target else "- "
+        lines = [f"{opening}**{words['text']}** · {' · '.join(values)}"]
         if words["reason"] is not None and c["status"] != "reproduces":
             lines.append(f"  {words['reason']}")
         others = [o for o in claims if o["id"] in c["same_sentence"]]
@@ -404,6 +421,28 @@ class Page:
         # The slot stands right after the sentence's full stop, with no space: an empty one
         # leaves none doubled, and a mark brings the space between two sentences it needs.
         return self.words["typography"]["between_sentences"] + mark
+
+    def marker(self, c: dict) -> str:
+        """What a section shows where the source states claim ``c``, which does not hold: the
+        source's statement in a few words, in this page's language (words/<lang>.toml [words]
+        source_marker): the claim's own ``marker`` words where its [claims.<id>] gives them
+        (a sentence the bare bound would not name), else its number, or for a sentence the
+        bound it needs ("< 30 %")."""
+        stated = self.claim_value(c, c["stated"])
+        own = self.words["claims"].get(c["id"], {})
+        if "marker" in own:
+            stated = fill(own["marker"], self.lang, stated)
+        elif c["relation"] is not None:
+            stated = f"{RELATION_SIGNS[c['relation']]} {stated}"
+        return self.word("source_marker").format(stated=stated)
+
+    def mark_errata(self, claims: list, section: str) -> None:
+        """Glue ``flag_<id>`` (``marker``) for each claim of ``section`` that does not hold and
+        that its section does not keep as a box (BOXED_ERRATA): the prose writes it as a link,
+        ``[{eval}`g.flag_<id>`](#flag-<id>)``, to its entry on the errata page."""
+        for c in claims:
+            if c["section"] == section and c["status"] in FLAGGED and c["id"] not in BOXED_ERRATA:
+                self.glue(f"flag_{c['id']}", self.marker(c))
 
     def mark_verdicts(self, rows: list) -> None:
         """Glue ``verdict_<id>`` for each row of ``experiment.verdicts(section, results)``: the

@@ -133,25 +133,52 @@ def test_chinese_dates_use_digits_for_months(path):
 FLAG = re.compile(r"^% claim: (\w+)\s*$", re.M)
 
 
-def flagged_claims(path) -> set:
-    """The claims flagged in a section: ids named by a ``% claim: <id>`` line inside a
+#: A marker where the source's statement would stand: the glued marker of a claim, linked to
+#: its entry on the errata page (present.Page.mark_errata).
+MARKER = re.compile(r"\[\{eval\}`g\.flag_(\w+)`\]\(#flag-(\w+)\)")
+
+
+def boxed_claims(path) -> set:
+    """The claims a section flags with a box: ids named by a ``% claim: <id>`` line inside a
     markdown cell that opens an admonition."""
     return {claim for text in markdown_cells(path) if "{admonition}" in text
             for claim in FLAG.findall(text)}
 
 
+def marked_claims(path) -> set:
+    """The claims a section flags with a marker that links to their own errata entry."""
+    return {glued for text in markdown_cells(path) for glued, target in MARKER.findall(text)
+            if glued == target}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_source_error_is_flagged_where_it_appears(lang):
     """Each ledger entry that does not hold (a wrong number, a sentence its model contradicts,
-    a conflict with external facts) has an admonition in its section, in every edition."""
+    a conflict with external facts) is flagged in its section, in every edition: by a full box
+    if its correction changes the model the reader learns (present.BOXED_ERRATA), else by a
+    marker where the source's statement would stand, linked to its entry on the errata page."""
     import experiment
+    from present import BOXED_ERRATA, FLAGGED
     missing = []
     for claim in experiment.claims():
-        if claim["status"] in ("does not reproduce", "conflicts with well-known external facts"):
+        if claim["status"] in FLAGGED:
             path = ROOT / "notebooks" / lang / f"{claim['section']}.ipynb"
-            if claim["id"] not in flagged_claims(path):
+            flagged = boxed_claims(path) if claim["id"] in BOXED_ERRATA else marked_claims(path)
+            if claim["id"] not in flagged:
                 missing.append(f"{claim['section']}: {claim['id']}")
     assert not missing, "not flagged in their sections:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_only_a_correction_that_changes_the_model_interrupts_the_reading(lang):
+    """A box in the reading path only for the few errata of present.BOXED_ERRATA; a box for any
+    other claim (or a marker for a boxed one) interrupts the argument the prose makes."""
+    from present import BOXED_ERRATA
+    found = []
+    for path in sorted((ROOT / "notebooks" / lang).glob("*.ipynb")):
+        found += [f"{path.stem}: box for {claim}" for claim in boxed_claims(path) - BOXED_ERRATA]
+        found += [f"{path.stem}: marker for {claim}" for claim in marked_claims(path) & BOXED_ERRATA]
+    assert not found, "\n".join(found)
 
 
 #: The head of an admonition that flags claims: title, class, then its ``% claim:`` lines.

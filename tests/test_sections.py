@@ -76,7 +76,7 @@ def test_a_code_change_is_one_edit_that_reaches_all_four_editions(sources):
 def test_a_new_code_cell_is_placed_in_every_edition_after_the_cell_before_it(sources):
     code = sources / "split-04-break-even" / "code.py"
     code.write_text(code.read_text(encoding="utf-8").replace(
-        "\n# %% table [remove-input]\n", '\n# %% extra\nprint("new")\n\n# %% table [remove-input]\n'),
+        "\n# %% by-hand\n", '\n# %% extra\nprint("new")\n\n# %% by-hand\n'),
         encoding="utf-8")
     for lang in LANGUAGES:
         items, changes = notebooks.merged_placements(
@@ -245,3 +245,20 @@ def test_a_missing_edition_of_a_sections_prose_is_named(sources):
     (sources / "tp-01-kitchen" / "it.md").unlink()
     with pytest.raises(notebooks.SourceError, match=r"sections/tp-01-kitchen/it\.md is missing"):
         notebooks.assemble("tp-01-kitchen", "it")
+
+
+#: Tags under which a cell's code is folded or left out on the site (the reader sees its output).
+FOLDED = {"hide-cell", "hide-input", "remove-input", "remove-cell"}
+
+
+@pytest.mark.parametrize("name", notebooks.names())
+def test_a_visible_cell_shows_a_computation_not_plumbing(name):
+    """A cell whose code the reader sees computes something with the model (an import from
+    model/ or experiment) and carries none of the page's formatting (``page.``): tables, figures,
+    glue and asides are plumbing, folded with the set-up (issue 49: a reader met about 37 cells of
+    ``page.table([… page.cell(…)``)."""
+    shown = [cell for cell in notebooks.code_cells(name, "en") if not FOLDED & set(cell.tags)]
+    for cell in shown:
+        assert "page." not in cell.source, f"{name}: visible cell {cell.name!r} is plumbing"
+        assert "from model" in cell.source or "from experiment" in cell.source, \
+            f"{name}: visible cell {cell.name!r} computes nothing with the model"

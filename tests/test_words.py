@@ -59,7 +59,7 @@ def test_the_claims_are_the_ledgers_and_each_has_its_text(lang):
     assert set(own) <= set(IDS), f"words/{lang}.toml names claims the ledger has not: " \
                                  f"{sorted(set(own) - set(IDS))}"
     for cid, fields in own.items():
-        assert set(fields) <= {"text", "quantity", "reason"}, (lang, cid, sorted(fields))
+        assert set(fields) <= {"text", "quantity", "reason", "marker"}, (lang, cid, sorted(fields))
     if lang != SOURCE_LANGUAGE:   # the source's language may quote the source itself
         missing = [cid for cid in IDS if "text" not in own.get(cid, {})]
         assert not missing, f"words/{lang}.toml has no text for {missing}"
@@ -126,7 +126,8 @@ def test_the_parts_of_the_table_of_contents_are_the_words_parts():
 
 #: An edition's prose as the terminology check reads it: without inline code and roles
 #: ({eval}`…`, {doc}`…`) and formulas; code blocks are dropped by ``without_code_blocks``.
-NOT_PROSE = re.compile(r"\{[a-z-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$\n]*\$|^% claim: \w+$", re.S | re.M)
+NOT_PROSE = re.compile(r"\{[a-z-]+\}`[^`]*`|`[^`]*`|\$\$.*?\$\$|\$[^$\n]*\$|^% claim: \w+$"
+                       r"|\]\(#flag-\w+\)", re.S | re.M)   # a marker's target names a claim
 
 
 def without_code_blocks(markdown):

@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 import atomic  # noqa: E402
 import experiment  # noqa: E402
 from measure import analysis, tp_analysis  # noqa: E402
-from present import LANGUAGES, RESULT_PART  # noqa: E402
+from present import BOXED_ERRATA, FLAGGED, LANGUAGES, RESULT_PART  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 CELL = re.compile(r"^# %% (?P<name>[\w-]+)(?::\s*(?P<kind>\w+))?(?: \[(?P<tags>[\w, -]*)\])?\s*$")
@@ -166,8 +166,9 @@ def cited(name: str) -> list:
 def head(kind: str, lang: str, draws: bool = False, cites: tuple = (), section: str = "") -> list:
     """The parameters cell and the setup cell of a notebook of ``kind`` in edition ``lang``
     (importing ``figures`` when ``draws``: when its code shows one of them; giving ``cite`` the
-    labels of ``cites``, the keys its prose cites; marking the verdicts of ``section`` that
-    the parameters can move, when it has any: Page.mark_verdicts)."""
+    labels of ``cites``, the keys its prose cites; gluing the markers of ``section``'s errata,
+    when it has any: Page.mark_errata; marking the verdicts of ``section`` that the parameters
+    can move, when it has any: Page.mark_verdicts)."""
     values = parameters_of(kind)
     parameters = [f"# {note}" for note in PARAMETER_NOTES[kind]]
     parameters += [f"{name} = {literal(value) if not isinstance(value, str) else json.dumps(value)}"
@@ -182,6 +183,10 @@ def head(kind: str, lang: str, draws: bool = False, cites: tuple = (), section: 
         body = [call("r = experiment.run", [f"{name}={name}" for name in values])]
         body += [f'{RESULT_PART[kind][0]} = r["{RESULT_PART[kind][1]}"]'] if kind in RESULT_PART else []
         body += ["page = Page(r, edition)", f'page.parameters("{kind}")']
+        if any(c["section"] == section and c["status"] in FLAGGED and c["id"] not in BOXED_ERRATA
+               for c in experiment.claims()):
+            body += ["# where the source states what does not hold, the prose shows a marker",
+                     f'page.mark_errata(experiment.claims(), "{section}")']
         if experiment.verdicts(section, experiment.run()):
             body += ["# a sentence that these values overturn is marked where it stands",
                      f'page.mark_verdicts(experiment.verdicts("{section}", r))']

@@ -19,7 +19,8 @@ A file holds, in its language:
   ``{2000000}`` or ``{0.2}`` (as the source gives its digits; the edition's typography sets the
   marks) and ``{stated}`` is the claim's stated value, so no edition formats a number by hand.
   A claim without ``text`` is shown in the source's own words; one without ``quantity`` uses
-  the model's.
+  the model's. ``marker``, where given, is what the section's marker says the source states
+  (present.Page.marker), for a sentence whose bare bound ("> 1") would not name it.
 - ``[figures]``: what each figure shows (its alt text), by its name: its file in data/ without
   the suffixes; ``figure_descriptions`` refuses a figure the file does not describe.
 

@@ -17,7 +17,8 @@ for c in unverifiable:
         page.glue(f"{c['id']}_context", page.num(c["context_value"], 3))
 
 # %% ledger [remove-input]
-page.ledger(ledger, statuses=("does not reproduce", "conflicts with well-known external facts"))
+page.ledger(ledger, statuses=("does not reproduce", "conflicts with well-known external facts"),
+            targets=True)   # the entries its sections' markers link to
 
 # %% ledger-2 [remove-input]
 page.ledger(ledger, statuses=("cannot be recomputed from the article",))

@@ -1,5 +1,5 @@
 # The code of section split-03-ledger, which its four editions run; edit it here, then `make notebooks`.
-# 4 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# 5 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
 # %% parameters: split
 
 # %% glue [hide-cell]
@@ -21,6 +21,15 @@ page.glue("parallel_compute_ms", led["parallel_compute_ms"])
 page.glue("one_ms", led["one_ms"], 6)
 page.glue("two_ms", led["two_ms"])
 page.glue("speedup", led["speedup"])
+
+# %% by-hand
+# The two ledgers at this page's parameters, term by term (model/split.py), in ms
+from model.split import comm_ms, one_device_ms, parallel_compute_ms
+h_ms = comm_ms(q, ell_ms, v_bytes, b_bytes_per_s)      # H = Q(ℓ + V/B)
+t1_ms = one_device_ms(s_ms, c_ms)                      # T1 = S + C
+t2_ms = s_ms + parallel_compute_ms(c_ms, eta) + h_ms   # T2 = S + C/(2η) + H
+print(f"H = {h_ms:.6g} ms")
+print(f"T1 = {t1_ms:.6g} ms, T2 = {t2_ms:.6g} ms, T1/T2 = {t1_ms / t2_ms:.4g}")
 
 # %% table [remove-input]
 page.table(["parameter", "value"],

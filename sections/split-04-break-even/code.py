@@ -1,5 +1,5 @@
 # The code of section split-04-break-even, which its four editions run; edit it here, then `make notebooks`.
-# 4 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# 5 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
 # %% parameters: split
 
 # %% glue [hide-cell]
@@ -23,6 +23,17 @@ page.glue("fast_two_ms", case["fast_link"]["two_ms"], 6)
 page.glue("q", p["q"])
 page.glue("infinite_comm_ms", r["infinite_bandwidth"]["comm_ms"], 6)
 page.glue("infinite_two_ms", r["infinite_bandwidth"]["two_ms"], 6)
+
+# %% by-hand
+# The break-even point at this page's parameters (model/split.py), in ms
+from model.split import comm_ms, saving_factor
+h_ms = comm_ms(q, ell_ms, v_bytes, b_bytes_per_s)   # H = Q(ℓ + V/B)
+saved = saving_factor(eta)                          # 1 − 1/(2η), the share of C saved
+if saved > 0:
+    print(f"H = {h_ms:.6g} ms, 1 − 1/(2η) = {saved:.6g}")
+    print(f"C* = H / (1 − 1/(2η)) = {h_ms / saved:.6g} ms")
+else:
+    print(f"1 − 1/(2η) = {saved:.6g} ≤ 0, so no C* exists")
 
 # %% table [remove-input]
 page.table(["case", "C (ms)", "S (ms)", "B (GB/s)", "H (ms)", "T₁ (ms)", "T₂ (ms)", "T₁/T₂"],

@@ -1,5 +1,5 @@
 # The code of section theory-03-amdahl, which its four editions run; edit it here, then `make notebooks`.
-# 3 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# 4 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
 # %% parameters: theory
 
 # %% glue [hide-cell]
@@ -20,6 +20,14 @@ page.glue("worst_computed", worst["computed"], 2)
 page.glue("worst_error_pct", 100 * abs(worst["relative_error"]), 0)
 page.glue("s20_n4_stated", next(c for c in wrong if c["id"] == "amdahl_table_s20_n4")["stated"], 2)
 page.glue("s20_n4_computed", th["table"][2]["speedups"][1], 2)
+
+# %% by-hand
+# Amdahl's speedup 1/(S + (1 − S)/N) at this page's S (model/parallel_theory.py)
+from model.parallel_theory import amdahl
+for n in (2, 8, 64, 1024):
+    print(f"N = {n:>4}: 1/(S + (1 − S)/N) = {amdahl(th_serial_fraction, n):.4g}")
+if th_serial_fraction > 0:   # the limit as N grows without bound
+    print(f"1/S = {1 / th_serial_fraction:.4g}")
 
 # %% figure-amdahl [remove-input]
 page.figure(figures.figure_amdahl)

@@ -1,5 +1,5 @@
 # The code of section tp-04-volume, which its four editions run; edit it here, then `make notebooks`.
-# 2 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
+# 3 cells after the head (the parameters and setup cells, written by tools/notebooks.py).
 # %% parameters: tp
 
 # %% glue [hide-cell]
@@ -23,6 +23,16 @@ page.glue("ring_comm_t8_ms", row8["ring_comm_ms"], 3)
 
 # %% figure-megatron-layer [remove-input]
 page.figure(figures.figure_megatron_layer)
+
+# %% by-hand
+# R at the demo's degree, two ways (model/tensor_parallel.py)
+from model.tensor_parallel import calc_s, comm_s, ratio
+t_demo = row8["t"]
+calc_ms = calc_s(p, t_demo) * 1e3   # 72·b·s·h²/(t·P), in ms
+comm_ms = comm_s(p) * 1e3           # 4·b·s·h·d/B, in ms
+print(f"t = {t_demo}: T_calc = {calc_ms:.4g} ms, T_comm = {comm_ms:.4g} ms")
+print(f"T_comm/T_calc = {comm_ms / calc_ms:.4g}")
+print(f"t·P·d/(18·h·B) = {ratio(p, t_demo):.4g}")
 
 # %% table [remove-input]
 page.table(["t", "4·b·s·h·d/B (ms)", "2(t−1)/t", "2(t−1)/t · 4·b·s·h·d/B (ms)"],
