@@ -278,7 +278,7 @@ def crossing_inset(ax, results: dict, c_star_ms: float) -> None:
     inset.axvline(c_star_ms, color=COLOURS["grey"], linewidth=0.8, linestyle=":")
     inset.set_xticks([0, c_star_ms], ["0", "C*"])
     inset.set_xlim(c)
-    inset.tick_params(labelsize=10)
+    inset.tick_params(labelsize=11)   # the smallest text a phone still reads (STYLE)
     ax.indicate_inset_zoom(inset, edgecolor=COLOURS["grey"])
 
 
@@ -383,7 +383,7 @@ def figure_tp_efficiency(results: dict, fig, ax) -> None:
                linestyle=":", label="T(1)/(t·T(t))")
     ax[0].axhline(0.5, color=COLOURS["grey"], linewidth=0.8)
     t_star = results["tensor_parallel"]["critical"]["t_star"]
-    if t_star <= t[-1]:      # the critical degree, where the article's E(t) falls to one half
+    if t[0] <= t_star <= t[-1]:   # the critical degree, where the article's E(t) falls to one half
         ax[0].plot([t_star, t_star], [0, 0.5], color=COLOURS["two"], linewidth=0.8, linestyle="--")
         ax[0].annotate("t*", (t_star, 0), xytext=(4, 4), textcoords="offset points",
                        color=COLOURS["two"])
