@@ -148,6 +148,13 @@ def literal(text: str, lang: str) -> str:
 SLOT = re.compile(r"\{(stated|[0-9]+(?:\.[0-9]+)?)\}")
 
 
+def marked_errata(claims: list, section: str) -> list:
+    """The claims of ``section`` that do not hold (FLAGGED) and that its section does not keep
+    as a box (BOXED_ERRATA): each is a marker in the prose (Page.mark_errata)."""
+    return [c for c in claims if c["section"] == section and c["status"] in FLAGGED
+            and c["id"] not in BOXED_ERRATA]
+
+
 def fill(template: str, lang: str, stated: str | None = None) -> str:
     """A text of words/<lang>.toml with its number slots written in ``lang``'s notation and
     ``{stated}`` replaced by ``stated`` (the claim's value as the ledger shows it)."""
@@ -437,12 +444,11 @@ class Page:
         return self.word("source_marker").format(stated=stated)
 
     def mark_errata(self, claims: list, section: str) -> None:
-        """Glue ``flag_<id>`` (``marker``) for each claim of ``section`` that does not hold and
-        that its section does not keep as a box (BOXED_ERRATA): the prose writes it as a link,
-        ``[{eval}`g.flag_<id>`](#flag-<id>)``, to its entry on the errata page."""
-        for c in claims:
-            if c["section"] == section and c["status"] in FLAGGED and c["id"] not in BOXED_ERRATA:
-                self.glue(f"flag_{c['id']}", self.marker(c))
+        """Glue ``flag_<id>`` (``marker``) for each of ``marked_errata(claims, section)``: the
+        prose writes it as a link, ``[{eval}`g.flag_<id>`](#flag-<id>)``, to its entry on the
+        errata page."""
+        for c in marked_errata(claims, section):
+            self.glue(f"flag_{c['id']}", self.marker(c))
 
     def mark_verdicts(self, rows: list) -> None:
         """Glue ``verdict_<id>`` for each row of ``experiment.verdicts(section, results)``: the

@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 import atomic  # noqa: E402
 import experiment  # noqa: E402
 from measure import analysis, tp_analysis  # noqa: E402
-from present import BOXED_ERRATA, FLAGGED, LANGUAGES, RESULT_PART  # noqa: E402
+from present import LANGUAGES, RESULT_PART, marked_errata  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 CELL = re.compile(r"^# %% (?P<name>[\w-]+)(?::\s*(?P<kind>\w+))?(?: \[(?P<tags>[\w, -]*)\])?\s*$")
@@ -183,8 +183,7 @@ def head(kind: str, lang: str, draws: bool = False, cites: tuple = (), section: 
         body = [call("r = experiment.run", [f"{name}={name}" for name in values])]
         body += [f'{RESULT_PART[kind][0]} = r["{RESULT_PART[kind][1]}"]'] if kind in RESULT_PART else []
         body += ["page = Page(r, edition)", f'page.parameters("{kind}")']
-        if any(c["section"] == section and c["status"] in FLAGGED and c["id"] not in BOXED_ERRATA
-               for c in experiment.claims()):
+        if marked_errata(experiment.claims(), section):
             body += ["# where the source states what does not hold, the prose shows a marker",
                      f'page.mark_errata(experiment.claims(), "{section}")']
         if experiment.verdicts(section, experiment.run()):
