@@ -408,26 +408,26 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000")
 
 @figure
 def figure_amdahl(results: dict, fig, ax) -> None:
-    """Amdahl's speedup against N for the table's serial fractions, with their limits 1/S. S is
+    """Amdahl's speedup against N for the table's serial fractions, with their limits 1/f. f is
     written as the fraction the formula takes (0.05, not 5 %): the editions write a percentage
     each in their own way (5 % in Spanish), and the figure is the same in all but its mark."""
     sweep = results["parallel_theory"]["sweeps"]
     for colour, (serial, speedups) in zip(PALETTE, sweep["amdahl"].items()):
         s = float(serial)
-        ax.plot(sweep["devices"], speedups, color=colour, label=f"S = {s:g}")
+        ax.plot(sweep["devices"], speedups, color=colour, label=f"f = {s:g}")
         ax.axhline(1 / s, color=colour, linestyle="--", linewidth=0.8)
-    # a legend in the empty upper left: the limits 1/S of 50 % and 90 % lie too close together
+    # a legend in the empty upper left: the limits 1/f of 50 % and 90 % lie too close together
     # (and to the axis) for a label beside each
     ax.legend(loc="upper left", frameon=False)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("N")
-    ax.set_ylabel("1 / (S + (1 − S)/N)")
+    ax.set_ylabel("1 / (f + (1 − f)/N)")
     ax.set_ylim(0, 21)
 
 
 @figure
 def figure_gustafson(results: dict, fig, ax) -> None:
-    """Amdahl (fixed problem) against Gustafson (scaled problem) at the article's S = 0.1 (as a
+    """Amdahl (fixed problem) against Gustafson (scaled problem) at the article's f = 0.1 (as a
     fraction, like fig_amdahl)."""
     sweep = results["parallel_theory"]["sweeps"]
     n = sweep["gustafson_devices"]
@@ -435,11 +435,11 @@ def figure_gustafson(results: dict, fig, ax) -> None:
     ax.plot(n, sweep["gustafson"], color=COLOURS["bound"])
     ax.plot(n, sweep["amdahl_same_s"], color=COLOURS["one"])
     middle = len(n) * 11 // 20        # below the rising line, past its middle (as in versus_c)
-    ax.annotate("N + S(1 − N)", (n[middle], sweep["gustafson"][middle]), color=COLOURS["bound"],
+    ax.annotate("N + f(1 − N)", (n[middle], sweep["gustafson"][middle]), color=COLOURS["bound"],
                 ha="left", va="top", xytext=(8, -8), textcoords="offset points")
-    ax.annotate("1 / (S + (1 − S)/N)", (n[-1], sweep["amdahl_same_s"][-1]), color=COLOURS["one"],
+    ax.annotate("1 / (f + (1 − f)/N)", (n[-1], sweep["amdahl_same_s"][-1]), color=COLOURS["one"],
                 ha="right", va="bottom", xytext=(0, 4), textcoords="offset points")
-    ax.set_xlabel(f"N  (S = {results['parallel_theory']['facts']['gustafson_serial']:g})")
+    ax.set_xlabel(f"N  (f = {results['parallel_theory']['facts']['gustafson_serial']:g})")
     ax.set_ylabel("T(1) / T(N)")
     ax.set_xlim(1, n[-1])
     ax.set_ylim(0, n[-1])
@@ -474,10 +474,10 @@ def drawn_arrow(ax, start, end, colour=COLOURS["grey"], width=1.5, head=14) -> N
 
 @figure
 def figure_split_blocks(results: dict, fig, ax) -> None:
-    """The section's network y = ReLU(xA)B split over two devices d₁ and d₂, drawn as blocks.
-    Each device's column (d₁ left, d₂ right) shows x, A, the hidden values and B at their whole
+    """The section's network y = ReLU(xU)W split over two devices d₁ and d₂, drawn as blocks.
+    Each device's column (d₁ left, d₂ right) shows x, U, the hidden values and W at their whole
     shapes, filled in the device's colour where the device holds them and left as a dashed
-    outline where the other one does: A split by columns and B by rows, so each device applies
+    outline where the other one does: U split by columns and W by rows, so each device applies
     ReLU to whole hidden units with no exchange. Each device's product is a partial output, y₁ or
     y₂, of the full output's size; the two columns meet only in the sum y = y₁ + y₂ (green), the
     all-reduce, which hands y back to both. Every number is an entry of the model's integer
@@ -517,8 +517,8 @@ def figure_split_blocks(results: dict, fig, ax) -> None:
 
     arrow = functools.partial(drawn_arrow, ax)
 
-    top_a = -0.55                                  # x · A
-    top_b = top_a - 2 * ch - 0.55                  # h · B
+    top_a = -0.55                                  # x · U
+    top_b = top_a - 2 * ch - 0.55                  # h · W
     top_y = top_b - units * ch - 0.45              # y₁, y₂
     top_sum = top_y - ch - 0.85                    # y = y₁ + y₂ on both
     ends = []
@@ -526,13 +526,13 @@ def figure_split_blocks(results: dict, fig, ax) -> None:
         sub, mine = "₁₂"[d], device["columns"]
         ax.text(left + lane / 2, 0, f"d{sub}", color=colour, fontsize=14, fontweight="bold",
                 ha="center", va="top")
-        # x · A, A split by columns
+        # x · U, U split by columns
         dot_a = left + 2 * cw + gap / 2
         matrix(left, top_a - ch / 2, m["x"], colour)
         ax.text(left + cw, top_a - ch / 2 + 0.05, "x", color=colour, ha="center", va="bottom")
         ax.text(dot_a, top_a - ch, "·", fontsize=22, fontweight="bold", ha="center", va="center")
-        matrix(dot_a + gap / 2, top_a, m["a"], colour, columns=mine)
-        ax.text(dot_a + gap / 2 + (mine[0] + mine[-1] + 1) / 2 * cw, top_a + 0.05, f"A{sub}",
+        matrix(dot_a + gap / 2, top_a, m["u"], colour, columns=mine)
+        ax.text(dot_a + gap / 2 + (mine[0] + mine[-1] + 1) / 2 * cw, top_a + 0.05, f"U{sub}",
                 color=colour, ha="center", va="bottom")
         # ReLU of whole hidden units, on the device: nothing to exchange
         top_h = top_b - (units - 1) / 2 * ch
@@ -540,14 +540,14 @@ def figure_split_blocks(results: dict, fig, ax) -> None:
         ax.text(dot_a + 0.12, (top_a - 2 * ch + top_h) / 2, "ReLU", ha="left", va="center")
         hidden = dict(zip(mine, device["hidden"]))
         matrix(left, top_h, [[hidden.get(j) for j in range(units)]], colour, columns=mine)
-        # h · B, B split by rows
+        # h · W, W split by rows
         dot_b = left + units * cw + gap / 2
         ax.text(dot_b, top_b - units * ch / 2, "·", fontsize=22, fontweight="bold", ha="center",
                 va="center")
-        matrix(dot_b + gap / 2, top_b, m["b"], colour, rows=mine)
+        matrix(dot_b + gap / 2, top_b, m["w"], colour, rows=mine)
         above = mine[0] == 0
         ax.text(dot_b + gap / 2 + cw, top_b + 0.05 if above else top_b - units * ch - 0.05,
-                f"B{sub}", color=colour, ha="center", va="bottom" if above else "top")
+                f"W{sub}", color=colour, ha="center", va="bottom" if above else "top")
         # the partial output, as large as the whole output
         arrow((dot_b, top_b - units * ch - 0.06), (dot_b, top_y + 0.07))
         matrix(dot_b - cw, top_y, [device["contribution"]], colour)
@@ -794,10 +794,10 @@ def _overlap_schedule(calc: float, comm: float, layers: int) -> tuple[list, list
 def figure_overlap_timeline(results: dict, fig, ax) -> None:
     """Overlap as a timeline, in ms, for three consecutive layers at the two degrees the section
     compares (the demo's fourth and last, t = 8 and t = 32): one panel each, with the layers run
-    one after the other on top (A/t then C, the sequential sum, its end dashed) and, below, the
-    two streams of the overlapped schedule (``_overlap_schedule``): compute (A/t per layer, the
-    demo's calc_ms) and communication (C, its comm_ms). Each layer's collective runs while the
-    next layer computes; the arrow spans one layer in the steady state, max(A/t, C). Each panel
+    one after the other on top (C/t then H, the sequential sum, its end dashed) and, below, the
+    two streams of the overlapped schedule (``_overlap_schedule``): compute (C/t per layer, the
+    demo's calc_ms) and communication (H, its comm_ms). Each layer's collective runs while the
+    next layer computes; the arrow spans one layer in the steady state, max(C/t, H). Each panel
     has its own time scale."""
     demo = results["tensor_parallel"]["demo"]
     layers = 3
@@ -835,11 +835,11 @@ def figure_overlap_timeline(results: dict, fig, ax) -> None:
         a.annotate("", (left, y), (right, y),
                    arrowprops={"arrowstyle": "<->", "color": COLOURS["grey"],
                                "shrinkA": 0, "shrinkB": 0, "linewidth": 1.2})
-        a.text((left + right) / 2, y - 0.12, "max(A/t, C)", ha="center", va="top",
+        a.text((left + right) / 2, y - 0.12, "max(C/t, H)", ha="center", va="top",
                color=COLOURS["grey"])
         a.axvline(total, color=COLOURS["grey"], linewidth=1, linestyle="--")
         a.set_yticks([rows["sequential"], rows["compute"], rows["comm"]],
-                     ["A/t + C", "A/t", "C"])
+                     ["C/t + H", "C/t", "H"])
         a.set_ylim(y - 0.75, rows["sequential"] + height / 2 + 0.1)
         a.set_xlim(0, total * 1.04)
         a.set_title(f"t = {row['t']}", loc="left", fontsize=12)

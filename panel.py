@@ -14,6 +14,7 @@ as drawn for the article's values.
 from __future__ import annotations
 
 import contextlib
+import decimal
 import io
 import json
 import math
@@ -22,7 +23,7 @@ import re
 
 import experiment
 from model.units import readable
-from present import RESULT_PART, Page, typography
+from present import PARAMETER_LINE, RESULT_PART, Page, typography
 from words import LANGUAGES
 from words import edition as words_of
 
@@ -150,10 +151,38 @@ def refused(lang: str, values: dict, refusal: Exception) -> dict:
             number = isinstance(value, (int, float)) and not isinstance(value, bool) \
                 and math.isfinite(value)
             text = words["refused_integer" if spec.integer else "refused_number"].format(
-                name=name, label=words.get(name, spec.meaning), low=typed(spec.low, lang),
-                high=typed(spec.high, lang), got=typed(value, lang) if number else str(value))
+                name=name, label=words.get(name, spec.meaning),
+                low=typed(in_field_unit(name, spec.low), lang),
+                high=typed(in_field_unit(name, spec.high), lang),
+                got=typed(in_field_unit(name, value), lang) if number else str(value))
             return {"error": text, "parameter": name}
     return {"error": str(refusal), "parameter": None}
+
+
+def field_unit(name: str) -> float:
+    """What one unit of parameter ``name``'s field is in the parameter's own unit: the pages speak
+    of rates in GB/s and TFLOP/s (the divisors of present.PARAMETER_LINE), so the fields take
+    them so (10 for B = 1e10 bytes/s); 1 for every other parameter."""
+    return next((line[name][1] for line in PARAMETER_LINE.values() if name in line), 1)
+
+
+def in_field_unit(name: str, value):
+    """A parameter's value as its field shows it (10 for B = 1e10 bytes/s), in decimal so that
+    the unit's power of ten adds no binary rounding; any other input is left as it is."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return value
+    shown = decimal.Decimal(repr(value)) / decimal.Decimal(repr(field_unit(name)))
+    return int(shown) if isinstance(value, int) and shown == int(shown) else float(shown)
+
+
+def from_field_unit(name: str, value):
+    """The parameter's value for what its field holds (1e10 bytes/s for B = 10 GB/s); inverse of
+    ``in_field_unit``; any other input is left as it is, for ``experiment.validate`` to refuse."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return value
+    if field_unit(name) == 1:
+        return value
+    return float(decimal.Decimal(repr(value)) * decimal.Decimal(repr(field_unit(name))))
 
 
 def read(text: str, lang: str):
@@ -180,10 +209,12 @@ def typed(value: float, lang: str) -> str:
 
 def fields(section: str, lang: str) -> list:
     """The panel's fields for ``section`` in ``lang``, one per parameter of its article: name,
-    label (words/<lang>.toml [panel]), the article's value and the range's ends, as typed."""
+    label (words/<lang>.toml [panel]), the article's value and the range's ends, as typed, in
+    the field's unit (``field_unit``)."""
     words = words_of(lang)["panel"]
-    return [{"name": name, "label": words[name], "value": typed(spec.default, lang),
-             "low": typed(spec.low, lang), "high": typed(spec.high, lang)}
+    return [{"name": name, "label": words[name],
+             **{end: typed(in_field_unit(name, getattr(spec, attribute)), lang)
+                for end, attribute in (("value", "default"), ("low", "low"), ("high", "high"))}}
             for name, spec in experiment.PARAMETER_GROUPS[kind_of(section)].items()]
 
 
@@ -198,18 +229,21 @@ def as_parameter(name: str, value):
 
 
 def answer(section: str, lang: str, typed_values: str) -> str:
-    """``recompute`` for the browser: JSON of {name: the text typed} in, JSON of the result out."""
-    values = {name: as_parameter(name, read(text, lang))
+    """``recompute`` for the browser: JSON of {name: the text typed, in the field's unit} in,
+    JSON of the result out."""
+    values = {name: as_parameter(name, from_field_unit(name, read(text, lang)))
               for name, text in json.loads(typed_values).items()}
     return json.dumps(recompute(section, lang, values), ensure_ascii=False)
 
 
 def from_link(lang: str, linked: str) -> str:
     """The fields' texts for the values a link carries: JSON of {name: the value as the URL
-    writes it, in the book's own notation (2.5, 1e12)} in, JSON of {name: the same value as a
-    reader of ``lang`` types it (2,5)} out. A text that is no number stays as it is, so that
+    writes it, in the book's own notation and the parameter's unit (2.5, 1e12 bytes/s)} in,
+    JSON of {name: the same value as a reader of ``lang`` types it in the field's unit (2,5;
+    1000 GB/s)} out. A text that is no number stays as it is, so that
     ``experiment.validate`` refuses it by name."""
-    values = {name: read(text, "en") for name, text in json.loads(linked).items()}
+    values = {name: in_field_unit(name, read(text, "en"))
+              for name, text in json.loads(linked).items()}
     return json.dumps({name: typed(value, lang) if isinstance(value, (int, float)) else value
                        for name, value in values.items()}, ensure_ascii=False)
 
@@ -219,7 +253,7 @@ def to_link(section: str, lang: str, typed_values: str) -> str:
     ``lang``}): JSON of {name: value in the book's own notation} for each value that is not the
     article's, so that the article's values give a bare URL."""
     specs = experiment.PARAMETER_GROUPS[kind_of(section)]
-    values = {name: as_parameter(name, read(text, lang))
+    values = {name: as_parameter(name, from_field_unit(name, read(text, lang)))
               for name, text in json.loads(typed_values).items()}
     return json.dumps({name: readable(value) for name, value in values.items()
                        if name in specs and value != specs[name].default})

@@ -8,6 +8,7 @@ editions), so a notebook runs the same from any folder, downloaded or under pape
 from __future__ import annotations
 
 import ast
+import math
 import re
 import unicodedata
 
@@ -97,6 +98,32 @@ DECIMALS = {
     "days": 2, "serial": 3, "adam_bytes": 0,
 }
 
+#: Prose shows a computed number to at most this many significant figures (2.45 ms, 19.8 ms,
+#: 537 MB): more digits would claim a precision that a model of assumed parameters does not
+#: have. The digits stay where they are the point: a whole number (a count, a size in bytes), a
+#: parameter shown as the reader set it (PARAMETER_KEYS), a number quoted from a source
+#: (a key that names it "stated"), and a table's column, whose cells all keep its decimals
+#: (Page.cell).
+SIGNIFICANT_FIGURES = 3
+#: The glue keys that show a parameter as the reader set it (in the panel too), never rounded
+#: further than their places: the first article's S, C, η, Q, ℓ, V and B, the worked examples'
+#: parameters, and the second and third articles' inputs.
+PARAMETER_KEYS = frozenset({
+    "s_ms", "c_ms", "eta", "eta_percent", "q", "ell_ms", "v_bytes", "b_bytes_per_s", "b_gb_per_s",
+    "large_s_ms", "c_s", "ex_eta", "ex_q", "ex_ell_ms", "ex_v_mb", "ex_b_gb_per_s", "ex1_eta",
+    "ex2_c_ms", "ex3_b_gb_per_s", "ex3_q", "ex3_v_mb",
+    "b", "s", "h", "d", "p_tflops", "b_gb", "days", "devices", "serial", "parallel",
+    "efficiency_pct"})
+
+
+def prose_decimals(value: float, decimals: int) -> int:
+    """The places at which ``value`` shows at most SIGNIFICANT_FIGURES significant figures,
+    never more than ``decimals``; a whole part is never rounded away (11648 stays 11648)."""
+    if value == 0 or not math.isfinite(value):
+        return decimals
+    return max(0, min(decimals, SIGNIFICANT_FIGURES - 1 - math.floor(math.log10(abs(value)))))
+
+
 #: How each article's parameters are shown: name → (symbol, divisor, unit symbol or UNITS key).
 PARAMETER_LINE = {
     "split": {"s_ms": ("S", 1, "ms"), "c_ms": ("C", 1, "ms"), "eta": ("η", 1, ""),
@@ -105,7 +132,7 @@ PARAMETER_LINE = {
     "tp": {"tp_batch": ("b", 1, ""), "tp_seq_len": ("s", 1, ""), "tp_hidden": ("h", 1, ""),
            "tp_bytes_per_value": ("d", 1, "bytes"), "tp_flops_per_s": ("P", 1e12, "TFLOP/s"),
            "tp_bandwidth_bytes_per_s": ("B", 1e9, "GB/s")},
-    "theory": {"th_serial_fraction": ("S", 1, ""), "th_devices": ("N", 1, ""),
+    "theory": {"th_serial_fraction": ("f", 1, ""), "th_devices": ("N", 1, ""),
                "th_single_device_days": ("T(1)", 1, "days"), "th_efficiency": ("E", 1, "")},
 }
 
@@ -473,16 +500,20 @@ class Page:
         return vector(values, self.lang)
 
     def glue(self, key: str, value, decimals: int | None = None, *,
-             scientific_notation: bool = False, hundredths: bool = False) -> None:
+             scientific_notation: bool = False, hundredths: bool = False,
+             exact: bool = False) -> None:
         """Glue ``value`` for ``{eval}`g.key``` in the prose: a number rounded to ``decimals``
-        (by default the key's entry in ``DECIMALS``, else 0; as m × 10ⁿ if asked; times 100 if
-        ``hundredths``, for a fraction the prose shows in per cent), an integer vector (list),
-        text, or ``None`` for a quantity that does not exist for these parameters (shown as the
-        word for "none")."""
+        (by default the key's entry in ``DECIMALS``, else 0) and to SIGNIFICANT_FIGURES unless
+        ``exact``, a parameter (PARAMETER_KEYS) or a source's "stated" value;
+        as m × 10ⁿ if asked; times 100 if ``hundredths``, for a fraction the prose shows in per
+        cent, an integer vector (list), text, or ``None`` for a quantity that does not exist for
+        these parameters (shown as the word for "none")."""
         if decimals is None:
             decimals = DECIMALS.get(key, 0)
         if hundredths and value is not None:
             value = 100 * value
+        if isinstance(value, float) and not (exact or key in PARAMETER_KEYS or "stated" in key):
+            decimals = prose_decimals(value, decimals)
         if scientific_notation:
             text = scientific(value, decimals, self.lang)
         elif value is None:

@@ -1,7 +1,7 @@
 """Article 3: parallel computing theory and the 30-day training scenario.
 
 Pure functions, no I/O, in the article's order: Amdahl's law and its table, the training
-scenario (serial share S = 0.2 on 8 devices), Gustafson's scaled speedup, parallel
+scenario (serial fraction f = 0.2 on 8 devices), Gustafson's scaled speedup, parallel
 efficiency (75 % on 8 devices), the memory arithmetic of the strategies section, and the
 closing "30 days to 3" product of factors. Where the article's scenario meets well-known
 external facts (a single A100's memory and throughput, GPT-3's training compute), those facts are named constants with their source.
@@ -14,7 +14,7 @@ from model.units import Parameter, log_grid, ring_factor, steps
 
 #: The scenario's parameters, with the ranges the book accepts (see Parameter).
 PARAMETERS = {
-    "th_serial_fraction": Parameter(0.2, "S, the serial fraction", 0, 1),
+    "th_serial_fraction": Parameter(0.2, "f, the serial fraction", 0, 1),
     "th_devices": Parameter(8, "N, the number of devices", 1, 10**9, integer=True),
     "th_single_device_days": Parameter(30.0, "the single-device training time in days",
                                        1e-6, 1e6),
@@ -57,23 +57,23 @@ SECONDS_PER_DAY = 86400
 
 
 def amdahl(serial: float, devices: float) -> float | None:
-    """Speedup 1/(S + (1 − S)/N); for N = ∞ the limit 1/S (None when S = 0: no limit)."""
+    """Speedup 1/(f + (1 − f)/N); for N = ∞ the limit 1/f (None when f = 0: no limit)."""
     if math.isinf(devices):
         return None if serial == 0 else 1 / serial
     return 1 / (serial + (1 - serial) / devices)
 
 
 def gustafson(serial: float, devices: int) -> float:
-    """Scaled speedup N + S(1 − N), S being the serial share of the scaled run."""
+    """Scaled speedup N + f(1 − N), f being the serial fraction of the scaled run."""
     return devices + serial * (1 - devices)
 
 
 def implied_serial_fraction(speedup: float, devices: int) -> float:
-    """The S for which Amdahl's law gives ``speedup`` on ``devices``: (N/speedup − 1)/(N − 1)."""
+    """The f for which Amdahl's law gives ``speedup`` on ``devices``: (N/speedup − 1)/(N − 1)."""
     return (devices / speedup - 1) / (devices - 1)
 
 
-NO_LIMIT_REASON = "S = 0: with no serial part the speedup grows without limit"
+NO_LIMIT_REASON = "f = 0: with no serial part the speedup grows without limit"
 
 
 def amdahl_table() -> list:
@@ -100,7 +100,7 @@ def training(p: dict) -> dict:
         "N = 1: one device has no serial fraction to infer from a speedup",
         "gustafson_example": gustafson(GUSTAFSON_SERIAL, n),
         "gustafson_same_s": gustafson(s, n),
-        # the fixed job (the source: dataset and model fixed) with Gustafson's S: Amdahl's law
+        # the fixed job (the source: dataset and model fixed) with Gustafson's f: Amdahl's law
         "gustafson_s_fixed_job_days": days / amdahl(GUSTAFSON_SERIAL, n),
         "breakdown_serial": sum(v for k, v in BREAKDOWN.items() if k not in PARALLEL_PARTS),
     }
@@ -109,8 +109,8 @@ def training(p: dict) -> dict:
 def ledger_days(p: dict) -> dict:
     """The stacked time ledger: each part of the breakdown on one device and on N devices.
 
-    The serial fraction S is shared between optimizer and communication, and 1 − S between
-    forward and backward, in the article's proportions (with S = 0.2: 40/40/10/10).
+    The serial fraction f is shared between optimizer and communication, and 1 − f between
+    forward and backward, in the article's proportions (with f = 0.2: 40/40/10/10).
     """
     n, days, s = p["th_devices"], p["th_single_device_days"], p["th_serial_fraction"]
     parallel = sum(BREAKDOWN[k] for k in PARALLEL_PARTS)
@@ -127,7 +127,7 @@ LOSSES = {"communication": (0.10, 0.20), "imbalance": 0.05, "synchronisation": 0
 
 def efficiency_example(p: dict) -> dict:
     """Efficiency E = speedup/N: 8 devices at 75 % give a speedup of 6 and 5 days; the loss
-    budget's range; and what Amdahl's law with the scenario's S says the efficiency is."""
+    budget's range; and what Amdahl's law with the scenario's f says the efficiency is."""
     n, e, days = p["th_devices"], p["th_efficiency"], p["th_single_device_days"]
     fixed = LOSSES["imbalance"] + LOSSES["synchronisation"]
     low, high = LOSSES["communication"]
@@ -170,6 +170,26 @@ def single_a100_reality() -> dict:
     return {"days_at_peak": seconds / SECONDS_PER_DAY,
             "years_at_peak": seconds / SECONDS_PER_DAY / DAYS_PER_YEAR,
             "weights_fp16_over_memory": PARAMETERS_175B * BYTES_FP16 / 1e9 / A100_MEMORY_GB}
+
+
+#: Training FLOPs per parameter per token: a layer's 72·b·s·h² (tp-04, forward and backward)
+#: over its 12·h² weights, for b·s tokens.
+TRAINING_FLOPS_PER_PARAMETER_TOKEN = 72 / 12
+
+
+def variant_that_fits(p: dict) -> dict:
+    """The scenario's one-A100 run made possible: the largest model whose mixed-precision Adam
+    training state (ADAM_BYTES_PER_PARAMETER, 16 bytes a parameter) fits in the A100's 80 GB,
+    before any activations, in billions of parameters; and the most tokens, in billions, that one
+    A100 can train it on in the scenario's T(1) days at its dense FP16 peak (a rate no run
+    sustains, so an upper bound), at TRAINING_FLOPS_PER_PARAMETER_TOKEN FLOPs a parameter a
+    token."""
+    parameters = A100_MEMORY_GB * 1e9 / sum(ADAM_BYTES_PER_PARAMETER.values())
+    flops = A100_PEAK_FP16_FLOPS * p["th_single_device_days"] * SECONDS_PER_DAY
+    return {"parameters_b": parameters / 1e9,
+            "state_gb": parameters * sum(ADAM_BYTES_PER_PARAMETER.values()) / 1e9,
+            "tokens_b_at_peak": flops / (TRAINING_FLOPS_PER_PARAMETER_TOKEN * parameters) / 1e9,
+            "flops_per_parameter_token": TRAINING_FLOPS_PER_PARAMETER_TOKEN}
 
 
 #: The backward pass against the forward, in FLOPs: twice (two matrix products per weight product
@@ -234,7 +254,7 @@ def sentence_checks(table: list, sweep: dict) -> dict:
     and the sweeps (``amdahl_table()``, ``sweeps()``): the largest change, from one serial
     fraction of the table to the next, of what going from 2 to 16 devices buys
     (Speedup(16) − Speedup(2)); the smallest lead of Gustafson's scaled speedup over Amdahl's
-    at the Gustafson example's S, for N = 2 … 32."""
+    at the Gustafson example's f, for N = 2 … 32."""
     gains = [row["speedups"][-1] - row["speedups"][0] for row in table]
     return {
         "largest_gain_change_with_serial": max(steps(gains)),
@@ -250,13 +270,14 @@ def results(p: dict) -> dict:
         "example": [{"devices": n, "speedup": amdahl(EXAMPLE_SERIAL, n)}
                     for n in EXAMPLE_DEVICES]
         + [{"devices": None, "speedup": amdahl(EXAMPLE_SERIAL, math.inf),
-            "reason": "N → ∞: the speedup's limit 1/S"}],
+            "reason": "N → ∞: the speedup's limit 1/f"}],
         "table": table,
         "training": training(p),
         "ledger_days": ledger_days(p),
         "efficiency": efficiency_example(p),
         "memory": memory(p),
         "single_a100": single_a100_reality(),
+        "variant": variant_that_fits(p),
         "ten_x": ten_x(),
         "sentence_checks": sentence_checks(table, sweep),
         "checks": checks(p),

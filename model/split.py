@@ -35,18 +35,18 @@ PARAMETERS = {
 }
 
 # ---------------------------------------------------------------------------
-# 2. The matrix example: a split by columns of A and rows of B
+# 2. The matrix example: a split by columns of U and rows of W
 # ---------------------------------------------------------------------------
 
-# y = ReLU(x A) B with integers, so that equality is exact.
+# y = ReLU(x U) W with integers, so that equality is exact.
 X = [[1, 2]]                                   # 1 × 2
-A = [[1, -1, 2, 0],
+U = [[1, -1, 2, 0],
      [0, 1, -1, 2]]                            # 2 × 4
-B = [[2, -1],
+W = [[2, -1],
      [-1, 2],
      [3, -2],
      [-1, 2]]                                  # 4 × 2
-DEVICE_COLUMNS = ([0, 1], [2, 3])              # columns of A (= rows of B) held by each device
+DEVICE_COLUMNS = ([0, 1], [2, 3])              # columns of U (= rows of W) held by each device
 RELU_EXAMPLE = (2, -3)     # the article's two numbers whose sum ReLU does not split over
 
 
@@ -80,27 +80,27 @@ def matrix_example() -> dict:
 
     The right split gives each device whole hidden units, so ReLU is applied to
     complete pre-activations and only the final contributions must be summed.
-    The wrong split (rows of A, i.e. halves of x) leaves each hidden unit as a
+    The wrong split (rows of U, i.e. halves of x) leaves each hidden unit as a
     partial sum, and ReLU of the parts is not ReLU of the whole.
     """
-    hidden = relu(matmul(X, A))
-    full = matmul(hidden, B)
+    hidden = relu(matmul(X, U))
+    full = matmul(hidden, W)
     devices = []
     for keep in DEVICE_COLUMNS:
-        pre = matmul(X, columns(A, keep))
+        pre = matmul(X, columns(U, keep))
         part_hidden = relu(pre)
         devices.append({"columns": keep, "pre_activation": pre[0],
                         "hidden": part_hidden[0],
-                        "contribution": matmul(part_hidden, rows(B, keep))[0]})
+                        "contribution": matmul(part_hidden, rows(W, keep))[0]})
     summed = add([devices[0]["contribution"]], [devices[1]["contribution"]])
-    # Wrong place: split the inner dimension of x A, apply ReLU to each partial sum.
-    wrong_parts = [relu(matmul(columns(X, [i]), rows(A, [i]))) for i in range(len(A))]
+    # Wrong place: split the inner dimension of x U, apply ReLU to each partial sum.
+    wrong_parts = [relu(matmul(columns(X, [i]), rows(U, [i]))) for i in range(len(U))]
     wrong_hidden = add(*wrong_parts)
-    wrong_output = matmul(wrong_hidden, B)
+    wrong_output = matmul(wrong_hidden, W)
     a, b = RELU_EXAMPLE
     return {
-        "x": X, "a": A, "b": B,
-        "shapes": {name: [len(m), len(m[0])] for name, m in (("x", X), ("a", A), ("b", B))},
+        "x": X, "u": U, "w": W,
+        "shapes": {name: [len(m), len(m[0])] for name, m in (("x", X), ("u", U), ("w", W))},
         "hidden": hidden[0],
         "full": full[0],
         "devices": devices,
@@ -259,14 +259,19 @@ SOURCE_RECORD = {
 }
 
 SMALL_C_MS = 1.0  # the article's small job: C = 1 ms, the rest unchanged
+#: The article's slower and faster links, 1 and 50 GB/s against its 10 GB/s, as factors of the
+#: bandwidth, so that with a reader's B the slow link is still slower and the fast one faster.
+SLOW_LINK_DIVISOR = 10
+FAST_LINK_FACTOR = 5
 
-#: The article's variations of the base case (the break-even case is added from the model).
+#: The article's variations of the base case (the break-even case is added from the model):
+#: a case's changed parameters, or a function of the base parameters that gives them.
 CASE_CHANGES = (
     ("base", {}),
     ("break_even", None),
     ("small_c", {"c_ms": SMALL_C_MS}),
-    ("slow_link", {"b_bytes_per_s": 1e9}),
-    ("fast_link", {"b_bytes_per_s": 5e10}),
+    ("slow_link", lambda p: {"b_bytes_per_s": p["b_bytes_per_s"] / SLOW_LINK_DIVISOR}),
+    ("fast_link", lambda p: {"b_bytes_per_s": p["b_bytes_per_s"] * FAST_LINK_FACTOR}),
     ("large_s", {"s_ms": 100.0}),
 )
 
@@ -285,6 +290,8 @@ def cases(p: dict) -> tuple[list, list]:
                                 "C > 0 pays off; the break-even C is 0, outside the range of C"})
                 continue
             change = {"c_ms": threshold["c_ms"]}
+        elif callable(change):
+            change = change(p)
         rows_.append(case(name, {**p, **change}))
     return rows_, omitted
 

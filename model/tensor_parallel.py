@@ -2,8 +2,8 @@
 
 Pure functions, no I/O, in the article's order: the message of one collective (b·s·h·d
 bytes), the per-layer volume (four collectives) against the per-layer work (72·b·s·h²
-FLOPs split over t devices), the ratio R = t·P·d/(18·h·B), the efficiency E(t) = A/(A + C·t),
-the critical degree t* = A/C, the overlap bound, the utilisation μ = 1/(1 + R̄), the
+FLOPs split over t devices), the ratio R = t·P·d/(18·h·B), the efficiency E(t) = C/(C + H·t) (the article's A and C are the book's C and H),
+the critical degree t* = C/H, the overlap bound, the utilisation μ = 1/(1 + R̄), the
 demo table for TP = 1…32, and the article's worked examples and quiz answers.
 
 Beside the article's formulas stand the standard ones it simplifies:
@@ -165,14 +165,14 @@ def degree_row(p: dict, t: int) -> dict:
 
 
 def kitchen(t: int) -> dict:
-    """The chef example: A/t minutes of cooking plus C minutes of hand-over."""
+    """The chef example: C/t minutes of cooking plus H minutes of hand-over."""
     cook = CHEF_A_MIN / t
     return {"t": t, "cook_min": cook, "total_min": cook + CHEF_C_MIN,
             "efficiency": CHEF_A_MIN / (CHEF_A_MIN + CHEF_C_MIN * t)}
 
 
 def critical(p: dict) -> dict:
-    """t* = A/C, where E falls to one half, and what E is at t*/2 (the article's rule of thumb)."""
+    """t* = C/H, where E falls to one half, and what E is at t*/2 (the article's rule of thumb)."""
     a, c = calc_s(p, 1), comm_s(p)
     t_star = a / c
     return {"a_ms": a * 1e3, "c_ms": c * 1e3, "t_star": t_star,
@@ -294,7 +294,7 @@ def scaling_checks(p: dict, rows: dict) -> dict:
     c, t_star = comm_s(p), critical(p)["t_star"]
     kitchen_32 = kitchen(CHEF_DEGREES[-1])
     return {
-        # T(2t*)/T(t*) = (A/(2t*) + C)/(A/t* + C) = 1.5C/2C = 3/4 for any A and C.
+        # T(2t*)/T(t*) = (C/(2t*) + H)/(C/t* + H) = 1.5H/2H = 3/4 for any C and H.
         "time_ratio_double_t_star": (calc_s(p, 2 * t_star) + c) / (calc_s(p, t_star) + c),
         "time_ratio_32_over_16": rows[32]["total_ms"] / rows[16]["total_ms"],
         "ring_cluster_traffic_ratio_32_over_2": (32 * ring_factor(32)) / (2 * ring_factor(2)),

@@ -118,3 +118,24 @@ def numbers_named_by_hand(text: str, lang: str) -> list:
                 if any(re.search(rf"=\s*{n}(?![0-9.,])", m) for m in maths):
                     found.append((key, f"= {n}"))
     return found
+
+
+GREEK = {r"\eta": "η", r"\ell": "ℓ", r"\mu": "μ", r"\alpha": "α", r"\beta": "β", r"\tau": "τ",
+         r"\varepsilon": "ε", r"\epsilon": "ε", r"\ast": "*"}
+MATH_WORDS = re.compile(r"\\(?:mathrm|text|operatorname|mathit|textrm)\{[^{}]*\}")
+MATH_SYMBOL = re.compile(r"([A-Za-zηℓμαβτε])(?:_\{?(?:[0-9½]+|[a-z])\}?|[₀-₉½ᵢ])?(\^\{?\*\}?|\*)?")
+
+
+def math_symbols(text: str) -> set:
+    """The symbols a piece of prose writes in math ($…$ and $$…$$): one letter each, with a
+    star when it carries one (C*, t*) and with a subscript that numbers or indexes it dropped
+    (T₁ and T₂ are both T, the symbol of a time; τ_i is τ); words in \\mathrm{} or \\text{} (T_calc's "calc") are names, not
+    symbols."""
+    found = set()
+    for math in MATH.findall(GLUE_ROLE.sub(" ", text)):
+        math = MATH_WORDS.sub(" ", math.strip("$"))
+        for command, letter in GREEK.items():
+            math = math.replace(command, letter)
+        math = re.sub(r"\\[A-Za-z]+", " ", math)   # \frac, \cdot, \left: layout, not symbols
+        found |= {letter + ("*" if star else "") for letter, star in MATH_SYMBOL.findall(math)}
+    return found

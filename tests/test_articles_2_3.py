@@ -109,6 +109,19 @@ def test_external_conflicts():
     assert LEDGER["pcie_300"]["status"] == "conflicts with well-known external facts"
 
 
+def test_the_variant_that_fits_one_a100():
+    """Issue 49: theory-01 carries the argument on a run that one A100 can hold. By hand: 16
+    bytes a parameter under mixed-precision Adam (ZeRO, section 3.1) in 80 GB is 5e9 parameters;
+    30 days at 312e12 FLOP/s at 6 FLOPs a parameter a token (72·b·s·h² over 12·h² weights) is
+    30 × 86400 × 312e12 / (6 × 5e9) = 2.69568e10 tokens."""
+    variant = TH["variant"]
+    assert variant["parameters_b"] == pytest.approx(5.0)
+    assert variant["state_gb"] == pytest.approx(80.0)
+    assert variant["tokens_b_at_peak"] == pytest.approx(26.9568)
+    shorter = experiment.run(th_single_device_days=15)["parallel_theory"]["variant"]
+    assert shorter["tokens_b_at_peak"] == pytest.approx(26.9568 / 2)
+
+
 def test_training_scenario():
     tr = TH["training"]
     assert tr["naive_days"] == 3.75
@@ -229,7 +242,7 @@ QUALITATIVE = {
     # P = 1 PFLOP/s with d = 4: the fastest FP32 dense peak, an H100 SXM's, is 67 TFLOP/s
     # (NVIDIA's H100 datasheet)
     "demo_peak_in_float32": (67.0, ">=", 1000.0, False),
-    # Gustafson for the fixed 30-day job: Amdahl with S = 0.1 on 8 devices, 30 × (0.1 + 0.9/8)
+    # Gustafson for the fixed 30-day job: Amdahl with f = 0.1 on 8 devices, 30 × (0.1 + 0.9/8)
     "gustafson_explains_five_days": (30 * (0.1 + 0.9 / 8), "<=", 5.0, False),
     # the GPU-versus-CPU factor for a run whose baseline is one A100: a GPU over a GPU
     "gpu_factor_in_this_run": (None, ">=", 20.0, False),
@@ -256,7 +269,7 @@ QUALITATIVE = {
         for a, b in zip((0.05, 0.1, 0.2, 0.5), (0.1, 0.2, 0.5, 0.9))), "<", 0.0, True),
     "gustafson_closer_to_linear": (min(n + 0.1 * (1 - n) - 1 / (0.1 + 0.9 / n) for n in range(2, 33)),
                                    ">", 0.0, True),
-    # the scenario's S = 0.2 on 8 devices: E = Speedup/8
+    # the scenario's f = 0.2 on 8 devices: E = Speedup/8
     "efficiency_explains_five_days": (1 / (0.2 + 0.8 / 8) / 8, ">=", 0.75, False),
 }
 #: Sentence claims decided by a well-known external fact rather than by the article's model.

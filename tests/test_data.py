@@ -303,7 +303,7 @@ def contrast_on_white(colour: str) -> float:
 
 def test_every_line_and_text_of_a_figure_stands_out_from_the_page():
     """Every line and every text a figure draws stands at least 3:1 against the white page
-    (WCAG's minimum for graphics): theory-03 drew S = 0.9 in Okabe–Ito orange, 2.2:1. The grid's
+    (WCAG's minimum for graphics): theory-03 drew f = 0.9 in Okabe–Ito orange, 2.2:1. The grid's
     light grey is left out on purpose (it is there to be faint), and so is white, which the
     figures draw only on coloured bars and cells."""
     faint = {figures.STYLE["grid.color"].lower(), "#ffffff"}

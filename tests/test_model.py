@@ -29,18 +29,20 @@ def test_the_articles_closing_snippet_prints_the_stated_output(capsys):
     assert lines[1] == "12.8 9.22 " + str(round(12.8 / 9.22, 6))
 
 
-def test_matrix_split_by_columns_of_a_and_rows_of_b():
+def test_matrix_split_by_columns_of_u_and_rows_of_w():
     m = BASE["matrix"]
     assert m["full"] == [-3, 9]
     assert [d["hidden"] for d in m["devices"]] == [[1, 1], [0, 4]]
     assert [d["contribution"] for d in m["devices"]] == [[1, 1], [-4, 8]]
     assert m["sum_of_contributions"] == [-3, 9] and m["split_matches"]
     # The article's statement of the shapes, "x: 1 × 2, A: 2 × 4, B: 4 × 2", against the
-    # matrices the model multiplies (the shapes are derived from them, not typed).
-    stated = {name.lower(): [int(n) for n in dims.split(" × ")]
+    # matrices the model multiplies (the shapes are derived from them, not typed); the book
+    # writes the article's A and B as U and W, since A and B mean other things elsewhere.
+    book_name = {"x": "x", "A": "u", "B": "w"}
+    stated = {book_name[name]: [int(n) for n in dims.split(" × ")]
               for name, dims in re.findall(r"(\w): (\d+ × \d+)", "x: 1 × 2, A: 2 × 4, B: 4 × 2")}
     assert m["shapes"] == stated
-    assert [len(m["x"]), len(m["x"][0])] == stated["x"] and len(m["a"][0]) == len(m["b"])
+    assert [len(m["x"]), len(m["x"][0])] == stated["x"] and len(m["u"][0]) == len(m["w"])
 
 
 def test_relu_does_not_distribute_over_a_sum():
@@ -262,3 +264,13 @@ def test_an_integer_given_for_a_real_parameter_is_stored_as_a_real():
     """``c_ms=12`` and ``c_ms=12.0`` give the same JSON text (``12.0``, not ``12``)."""
     assert run(c_ms=12)["parameters"]["c_ms"].__class__ is float
     assert to_json(run(c_ms=12)) == to_json(run(c_ms=12.0))
+
+
+def test_the_slow_and_fast_links_follow_the_readers_bandwidth():
+    """Issue 49, item 9: with the reader's B = 1 GB/s, split-04's slower link is still slower
+    than the base case (0.1 GB/s, a tenth, as the article's 1 GB/s is of its 10 GB/s), not the
+    base case again; the faster link is five times B (5 GB/s, as 50 is of 10)."""
+    cases = {c["name"]: c for c in experiment.run(b_bytes_per_s=1e9)["cases"]}
+    assert cases["slow_link"]["b_bytes_per_s"] == pytest.approx(1e8)
+    assert cases["fast_link"]["b_bytes_per_s"] == pytest.approx(5e9)
+    assert cases["slow_link"]["two_ms"] > cases["base"]["two_ms"] > cases["fast_link"]["two_ms"]

@@ -38,7 +38,7 @@ EDGES = {
         {"tp_hidden": 1, "tp_flops_per_s": 1e21, "tp_bandwidth_bytes_per_s": 1e3, "edition": "it"},
     ],
     "theory": [
-        {"th_serial_fraction": 0.0, "edition": "it"},           # no limit 1/S
+        {"th_serial_fraction": 0.0, "edition": "it"},           # no limit 1/f
         {"th_serial_fraction": 1.0, "th_devices": 10**9, "edition": "es"},
         {"th_devices": 1, "edition": "zh"},                      # no serial fraction to infer
         {**{n: SPECS[n].low for n in GROUPS["theory"]}, "edition": "en"},

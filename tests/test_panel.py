@@ -89,10 +89,11 @@ def test_with_other_values_the_panel_gives_what_the_notebooks_cells_show(section
 
 def test_the_values_do_reach_the_verdicts():
     """Not vacuous: a faster link marks the sentence it overturns (by hand: at C = 1 ms,
-    H = 4 × (0.03 + 0.002) = 0.128 ms, T₂ = 0.8 + 1/1.6 + 0.128 = 1.553 ms, T₁/T₂ = 1.16)."""
+    H = 4 × (0.03 + 0.002) = 0.128 ms, T₂ = 0.8 + 1/1.6 + 0.128 = 1.553 ms, T₁/T₂ = 1.16; prose
+    shows three significant figures, 1.55)."""
     glued = panel.recompute("split-04-break-even", "es", {"b_bytes_per_s": 1e12})["glued"]
     assert "= 1,16, no < 1" in glued["verdict_small_c_more_devices_slower"]
-    assert glued["small_c_two_ms"] == "1,553"
+    assert glued["small_c_two_ms"] == "1,55"
 
 
 @pytest.mark.parametrize("values, name, got", [({"c_ms": -1}, "c_ms", "-1"), ({"q": 2.5}, "q", "2,5"),
@@ -136,17 +137,18 @@ def test_each_field_shows_the_articles_value_which_reads_back_as_it(section, lan
     specs = experiment.PARAMETER_GROUPS[panel.kind_of(section)]
     assert [f["name"] for f in fields] == list(specs)
     for field in fields:
-        assert panel.read(field["value"], lang) == specs[field["name"]].default
+        shown = panel.from_field_unit(field["name"], panel.read(field["value"], lang))
+        assert shown == specs[field["name"]].default
         assert field["label"] == edition(lang)["panel"][field["name"]]
     assert panel.answer(section, lang, "{}") == panel.answer(
         section, lang, "{" + ", ".join(f'"{f["name"]}": "{f["value"]}"' for f in fields) + "}")
 
 
-#: The article's S, η and ℓ (0.8 ms, 0.8, 0.03 ms) and its B (1e10 bytes/s) as a reader of each
-#: edition writes them: a decimal comma in Spanish and Italian, a point in Chinese and English;
-#: a power of ten the same everywhere (written by hand from the articles, not by the code).
-WRITTEN = {"es": ("0,8", "0,8", "0,03", "1e10"), "it": ("0,8", "0,8", "0,03", "1e10"),
-           "zh": ("0.8", "0.8", "0.03", "1e10"), "en": ("0.8", "0.8", "0.03", "1e10")}
+#: The article's S, η and ℓ (0.8 ms, 0.8, 0.03 ms) and its B (10 GB/s, in the unit every page
+#: speaks) as a reader of each edition writes them: a decimal comma in Spanish and Italian, a
+#: point in Chinese and English (written by hand from the articles, not by the code).
+WRITTEN = {"es": ("0,8", "0,8", "0,03", "10"), "it": ("0,8", "0,8", "0,03", "10"),
+           "zh": ("0.8", "0.8", "0.03", "10"), "en": ("0.8", "0.8", "0.03", "10")}
 
 
 @pytest.mark.parametrize("lang", WRITTEN)
@@ -182,15 +184,17 @@ def test_every_article_section_has_the_panel_in_every_edition_or_a_reason():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_link_carries_the_values_in_the_books_notation_and_back(lang):
     """Deliver 5: the URL holds the values that are not the article's, in the book's own
-    notation (2.5, 1e12) whatever the edition; a link fills the fields in the edition's notation
-    (2,5 in es and it) and gives back the same query; the article's values give a bare URL; a
+    notation and the parameter's unit (2.5, 1e12 bytes/s) whatever the edition; a link fills the
+    fields in the edition's notation and the page's unit (2,5 in es and it; 1000 GB/s) and gives
+    back the same query; the article's values give a bare URL; a
     text that is no number stays as it is, for validate() to refuse by name."""
     # 0.125: three decimals, which Italian would read as thousands (its group mark is the point)
     linked = {"c_ms": "2.5", "ell_ms": "0.125", "b_bytes_per_s": "1e12", "q": "8"}
     typed = json.loads(panel.from_link(lang, json.dumps(linked)))
     comma = edition(lang)["typography"]["decimal_mark"] == ","
+    # the link's 1e12 bytes/s is 1000 GB/s in the field, the unit the page speaks
     assert typed == {"c_ms": "2,5" if comma else "2.5", "ell_ms": "0,125" if comma else "0.125",
-                     "b_bytes_per_s": "1e12", "q": "8"}
+                     "b_bytes_per_s": "1000", "q": "8"}
     assert json.loads(panel.to_link("split-04-break-even", lang, json.dumps(typed))) == linked
     article = {f["name"]: f["value"] for f in panel.fields("split-04-break-even", lang)}
     assert json.loads(panel.to_link("split-04-break-even", lang, json.dumps(article))) == {}
@@ -208,3 +212,18 @@ def test_both_ends_of_every_range_as_the_panel_writes_them_are_accepted(section,
             assert "error" not in page, (field["name"], field[end], page.get("error"))
             assert page["article_values"] is (panel.read(field[end], lang) ==
                                               experiment.SPECS[field["name"]].default)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rates_are_typed_in_the_units_the_pages_speak(lang):
+    """Issue 49, item 9: the fields take B in GB/s and P in TFLOP/s, as every page writes them,
+    and say so in their labels: the demo's 1 PFLOP/s is 1000 TFLOP/s and its 600 GB/s is 600
+    (the source's values, by hand); 300 typed in B's field is 3e11 bytes/s to the model."""
+    fields = {f["name"]: f for f in panel.fields("tp-04-volume", lang)}
+    assert fields["tp_flops_per_s"]["value"] == "1000" and "TFLOP/s" in fields["tp_flops_per_s"]["label"]
+    assert fields["tp_bandwidth_bytes_per_s"]["value"] == "600"
+    assert "GB/s" in fields["tp_bandwidth_bytes_per_s"]["label"]
+    split = {f["name"]: f for f in panel.fields("split-04-break-even", lang)}
+    assert "GB/s" in split["b_bytes_per_s"]["label"]
+    typed = json.loads(panel.answer("tp-04-volume", lang, json.dumps({"tp_bandwidth_bytes_per_s": "300"})))
+    assert typed == panel.recompute("tp-04-volume", lang, {"tp_bandwidth_bytes_per_s": 3e11})

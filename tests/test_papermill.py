@@ -67,7 +67,7 @@ INVALID = {
                              "a finite real number in [0.01, 1]; got -1.0"),
     "tp": ({"tp_hidden": 0}, "tp_hidden must be h, the hidden size: an integer in [1, 1e6]; got 0"),
     "theory": ({"th_serial_fraction": 1.5},
-               "th_serial_fraction must be S, the serial fraction: a finite real number in [0, 1]"),
+               "th_serial_fraction must be f, the serial fraction: a finite real number in [0, 1]"),
     "measured": ({"record_name": "no-such-record"},
                  "record_name must name one of the book's measurement records (cpu-gloo-2x1"),
     "counted": ({"record_name": "/no/such/tp-record.json"},

@@ -131,7 +131,7 @@ def test_tensor_parallel_results_are_strict_and_follow_the_article(overrides):
 
 @settings(max_examples=200)
 @given(parameter_sets("theory"))
-@example({"th_serial_fraction": 0.0})                    # no limit 1/S
+@example({"th_serial_fraction": 0.0})                    # no limit 1/f
 @example({"th_serial_fraction": 1.0})                    # nothing to parallelise
 @example({"th_devices": 1})                              # no serial fraction to infer
 @example({"th_devices": 10**9, "th_single_device_days": 1e-6, "th_efficiency": 0.01})

@@ -8,8 +8,9 @@ import nbformat
 import pytest
 
 import experiment
-from present import LANGUAGES, Page, date, number
+from present import LANGUAGES, PARAMETER_KEYS, SIGNIFICANT_FIGURES, Page, date, number
 from prose import glued, glued_keys, markdown_cells, numbers_named_by_hand, stray_numbers, used_keys
+from words import edition
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(ROOT.glob("notebooks/*/*.ipynb")) + sorted(ROOT.glob("book/*/*.ipynb"))
@@ -265,3 +266,45 @@ def test_the_double_space_finder_itself(tmp_path, text, values, found):
     path = tmp_path / "page.ipynb"
     path.write_text(json.dumps({"cells": [{"cell_type": "markdown", "source": text}]}))
     assert bool(double_spaces(path, values)) is found
+
+
+def significant_figures(text: str, lang: str) -> list:
+    """(number, its significant figures) for each number with a fractional part in ``text``,
+    written in ``lang``'s notation (whole numbers are exact counts and sizes; not counted)."""
+    style = edition(lang)["typography"]
+    mark, group = re.escape(style["decimal_mark"]), re.escape(style["group_mark"])
+    found = []
+    for whole, fraction in re.findall(rf"(?<![0-9A-Za-z_])([0-9](?:[0-9]|{group}(?=[0-9]{{3}}))*){mark}([0-9]+)",
+                                      text):
+        digits = (re.sub(r"[^0-9]", "", whole) + fraction).lstrip("0")
+        found.append((f"{whole}{style['decimal_mark']}{fraction}", len(digits)))
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(ROOT.glob("notebooks/*/*.ipynb")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_prose_shows_at_most_three_significant_figures(path):
+    """Issue 49, item 7: a computed number in a sentence shows at most
+    present.SIGNIFICANT_FIGURES figures (2.45 ms, not 2.45333 ms). The digits stay where they are
+    the point: a parameter as the reader set it (present.PARAMETER_KEYS), a number a source
+    states (a "stated" key, a marker), and a table's column, which keeps its decimals."""
+    lang = path.parent.name
+    values = glued(nbformat.read(path, as_version=4))
+    long = set()
+    for text in markdown_cells(path):
+        prose = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("|"))
+        for key in used_keys(prose):
+            if key in PARAMETER_KEYS or "stated" in key or key.startswith("flag_"):
+                continue
+            long |= {(key, shown) for shown, figures in significant_figures(str(values.get(key, "")), lang)
+                     if figures > SIGNIFICANT_FIGURES}
+    assert not long, f"prose numbers with more than {SIGNIFICANT_FIGURES} significant figures: {sorted(long)}"
+
+
+@pytest.mark.parametrize("lang, text, expected", [
+    ("en", "C* = 2.45333 ms, 19.8 ms, 1,024 bytes, 0.0375", [("2.45333", 6), ("19.8", 3), ("0.0375", 3)]),
+    ("es", "2,45 ms y 16 777 216 bytes; 1,553", [("2,45", 3), ("1,553", 4)]),
+    ("it", "2.000.000,5 e 0,125", [("2.000.000,5", 8), ("0,125", 3)]),
+])
+def test_significant_figures_are_counted_in_each_notation(lang, text, expected):
+    assert significant_figures(text, lang) == expected

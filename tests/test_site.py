@@ -975,7 +975,7 @@ def test_the_your_numbers_panel_recomputes_the_page_with_the_books_python(site, 
         page.keyboard.press("Enter")
         shows(article, said["article_values"])
 
-        typed = {"c_ms": "2,5", "b_bytes_per_s": "1e12"}
+        typed = {"c_ms": "2,5", "b_bytes_per_s": "1000"}       # GB/s, the page's unit
         for name, text in typed.items():
             page.fill(f"#your-numbers-{name}", text)
         page.press("#your-numbers-b_bytes_per_s", "Enter")

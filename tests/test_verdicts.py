@@ -70,8 +70,8 @@ def test_a_claim_whose_quantity_no_longer_exists_is_marked_undecided():
 
 
 def test_an_erratum_the_values_would_make_true_is_marked_as_holding():
-    # By hand, S = 0.03: Speedup(8) = 1/(0.03 + 0.97/8) = 6.612, E(8) = 0.8264 ≥ 75 %, while at
-    # the article's S = 0.2 it is 3.33/8, about 42 %: the article's sentence holds only here.
+    # By hand, f = 0.03: Speedup(8) = 1/(0.03 + 0.97/8) = 6.612, E(8) = 0.8264 ≥ 75 %, while at
+    # the article's f = 0.2 it is 3.33/8, about 42 %: the article's sentence holds only here.
     text = mark("zh", "theory-06-efficiency", "efficiency_explains_five_days",
                 th_serial_fraction=0.03)
     assert "此说法成立" in text and "82.64%" in text and "≥ 75%" in text

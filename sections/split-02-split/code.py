@@ -20,8 +20,8 @@ page.glue("wrong_hidden", m["wrong_split"]["hidden"])
 page.glue("wrong_output", m["wrong_split"]["output"])
 
 # %% table [remove-input]
-page.table(["x", "A", "B"],
-           [["<br>".join(page.vec(row) for row in m[name]) for name in ("x", "a", "b")]])
+page.table(["x", "U", "W"],
+           [["<br>".join(page.vec(row) for row in m[name]) for name in ("x", "u", "w")]])
 
 # %% table-2 [remove-input]
 page.table(["device", "columns", "pre_activation", "ReLU", "contribution"],

@@ -3,6 +3,7 @@
 # %% parameters: split
 
 # %% glue [hide-cell]
+from model.split import FAST_LINK_FACTOR, SLOW_LINK_DIVISOR
 p, be = r["parameters"], r["break_even"]
 case = {c["name"]: c for c in r["cases"]}
 page.glue("eta", p["eta"])
@@ -14,6 +15,8 @@ page.glue("small_c_ms", case["small_c"]["c_ms"], 6)
 page.glue("small_c_one_ms", case["small_c"]["one_ms"], 6)
 page.glue("small_c_two_ms", case["small_c"]["two_ms"], 6)
 page.glue("c_ms", p["c_ms"])
+page.glue("slow_divisor", SLOW_LINK_DIVISOR)
+page.glue("fast_factor", FAST_LINK_FACTOR)
 page.glue("slow_b_gb_per_s", case["slow_link"]["b_bytes_per_s"] / 1e9, 6)
 page.glue("slow_comm_ms", case["slow_link"]["comm_ms"], 6)
 page.glue("slow_two_ms", case["slow_link"]["two_ms"], 6)

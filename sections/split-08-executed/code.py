@@ -83,7 +83,7 @@ page.glue("tail", page.word("measured_tail_long" if seen["long_tail"] else "meas
 for key, baseline in (("vs_wide", "one_wide"), ("vs_own", "one")):
     ratio = main[baseline]["median_ms"] / two_ms
     page.glue(key, page.word(f"measured_split_{seen[key]}").format(
-        ratio=page.num(ratio if seen[key] == "faster" else 1 / ratio, 3)))
+        ratio=page.num(ratio if seen[key] == "faster" else 1 / ratio, 2)))
 page.glue("line_vs_v", page.word(f"measured_line_{seen['line_vs_v']}").format(
     pct=page.pct(analysis.LINE_THROUGH, 0)))
 page.glue("wait_share", page.word({True: "measured_wait_small", False: "measured_wait_large",
@@ -128,7 +128,7 @@ page.glue("gpu_fp32_eta_min_hidden", probe["fp32"]["widths"]["hidden"][
     probe["fp32"]["widths"]["eta_2"].index(min(probe["fp32"]["widths"]["eta_2"]))])
 
 # %% table [remove-input]
-symbols = {"s": "S", "c": "C", "half": "t½", "one": "T₁", "two": "T₂",
+symbols = {"s": "S", "c": "C", "half": "T½", "one": "T₁", "two": "T₂",
            "one_wide": f"T₁ ({page.word('every_thread')})"}
 page.table(["quantity", "median_ms", "p10 (ms)", "p90 (ms)", "mean_ms"],
            [[symbol, *(page.cell(main[key][stat], 2)

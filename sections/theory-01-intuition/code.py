@@ -16,3 +16,8 @@ page.glue("gpt3_flops", facts["gpt3_training_flops"], 2, scientific_notation=Tru
 page.glue("a100_tflops", facts["a100_peak_flops"] / 1e12, 0)
 page.glue("days_at_peak", real["days_at_peak"], 0)
 page.glue("years_at_peak", real["years_at_peak"], 1)
+variant = th["variant"]
+page.glue("variant_parameters_b", variant["parameters_b"], 1)
+page.glue("adam_bytes", th["memory"]["adam_bytes_per_parameter"])
+page.glue("variant_tokens_b", variant["tokens_b_at_peak"], 0)
+page.glue("flops_per_parameter_token", variant["flops_per_parameter_token"])

@@ -22,12 +22,12 @@ page.glue("s20_n4_stated", next(c for c in wrong if c["id"] == "amdahl_table_s20
 page.glue("s20_n4_computed", th["table"][2]["speedups"][1], 2)
 
 # %% by-hand
-# Amdahl's speedup 1/(S + (1 − S)/N) at this page's S (model/parallel_theory.py)
+# Amdahl's speedup 1/(f + (1 − f)/N) at this page's serial fraction f (model/parallel_theory.py)
 from model.parallel_theory import amdahl
 for n in (2, 8, 64, 1024):
-    print(f"N = {n:>4}: 1/(S + (1 − S)/N) = {amdahl(th_serial_fraction, n):.4g}")
+    print(f"N = {n:>4}: 1/(f + (1 − f)/N) = {amdahl(th_serial_fraction, n):.4g}")
 if th_serial_fraction > 0:   # the limit as N grows without bound
-    print(f"1/S = {1 / th_serial_fraction:.4g}")
+    print(f"1/f = {1 / th_serial_fraction:.4g}")
 
 # %% figure-amdahl [remove-input]
 page.figure(figures.figure_amdahl)
@@ -35,7 +35,7 @@ page.figure(figures.figure_amdahl)
 # %% table [remove-input]
 stated = {c["key"]: c for c in table_claims}
 key = "parallel_theory.table.{}.speedups.{}"
-page.table(["S", "N = 2", "N = 4", "N = 8", "N = 16", "N → ∞"],
+page.table(["f", "N = 2", "N = 4", "N = 8", "N = 16", "N → ∞"],
            [[page.pct(row["serial"], 0)]
             + [page.cell(v, 2) + ("" if stated[key.format(i, j)]["status"] == "reproduces"
                                   else page.aside(page.word("source"),
