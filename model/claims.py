@@ -144,7 +144,7 @@ SOURCE_CLAIMS = [
             "η 不超过 0.5 时分母非正…正通信成本使该模型无法加速", "T₂ − T₁ at η = 0.5 (ms)", ">", 0.0, 0,
             "sentence_checks.eta_half_extra_ms"),
     verdict("slow_link_large_job_slower", "000", "split-04-break-even", "大任务也变慢",
-            "T₁/T₂ at B = 1 GB/s", "<", 1.0, 0, "cases.slow_link.speedup"),
+            "T₁/T₂ at B/10", "<", 1.0, 0, "cases.slow_link.speedup"),
     verdict("infinite_bandwidth_keeps_startup", "000", "split-04-break-even",
             "无限带宽消除 V/B，却不消除四次启动成本", "H at B = ∞ (ms)", ">", 0.0, 0,
             "infinite_bandwidth.comm_ms"),

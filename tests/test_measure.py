@@ -967,4 +967,4 @@ def test_the_executed_section_shows_every_committed_record_of_n_ranks(name, lang
     assert glued.ring_factor == number(2 * (n - 1) / n, 2, lang)
     assert glued.ring_bus == words["ring_bus_more"]
     assert glued.crossing_low_c_ms == words["none"]          # these records cross nowhere
-    assert "C/(2" not in prose and "C/(n" in prose.replace("\\,", "")
+    assert "C/(2" not in prose and "C/(N" in prose.replace("\\,", "")
