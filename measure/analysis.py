@@ -28,8 +28,10 @@ RECORDS = next((folder for folder in (ROOT / "data" / "measurements",
                 if folder.is_dir()), ROOT / "data" / "measurements")
 #: The record from this project's machine that the book shows.
 COMMITTED = "cpu-gloo-2x1"
-SCHEMA = "measure/4"   # 3: every steady repetition kept, the wide baseline, rows scaled for C;
-#                       4: each all-reduce of the sweep sums a buffer of its own (a pool per size)
+SCHEMA = "measure/5"   # 3: every steady repetition kept, the wide baseline, rows scaled for C;
+#                       4: each all-reduce of the sweep sums a buffer of its own (a pool per size);
+#                       5: the scheduler's facts, every thread counted, the wide baseline in the
+#                          C sweep, the run's duration
 #: Bootstrap resamples of the held-out prediction, the seed that makes them reproducible, and
 #: the interval's confidence.
 RESAMPLES, SEED, CONFIDENCE = 1000, 0, 0.95
@@ -37,9 +39,9 @@ RESAMPLES, SEED, CONFIDENCE = 1000, 0, 0.95
 STATISTICS = ("median_ms", "p10_ms", "p90_ms", "mean_ms", "max_ms", "n")
 #: The timed quantities of the main run, with what each one is.
 QUANTITIES = {
-    "s": "S: the indivisible part (x · W, whole on every rank)",
-    "c": "C: the divisible part ReLU(x · A) · B on one rank",
-    "half": "one half ReLU(x · A_i) · B_i, both ranks at once (the slower rank per repetition)",
+    "s": "S: the indivisible part (x · W0, whole on every rank)",
+    "c": "C: the divisible part ReLU(x0 · U) · W on one rank",
+    "half": "one share ReLU(x0 · U_i) · W_i, every rank at once (the slowest rank per repetition)",
     "one": "T1 end to end on one rank: S, then C",
     "two": "T2 end to end on all ranks: S, a half, and the all-reduce of the partial outputs",
     "one_wide": "T1 on one rank with the threads of every rank (the fair one-device baseline)",
@@ -122,6 +124,74 @@ def crossing(c_ms: list, speedup: list) -> dict:
         return {"c_ms": None, "bracket_c_ms": None,
                 "reason": "the split is faster at every C measured"}
     return {"c_ms": None, "bracket_c_ms": None, "reason": "the split is slower at every C measured"}
+
+
+def crossing_interval(record: dict, baseline: str = "one", resamples: int = RESAMPLES,
+                      seed: int = SEED) -> dict:
+    """Where the C sweep's measured speedup against ``baseline`` crosses 1 (``"one"``: one rank
+    with its own threads; ``"one_wide"``: one rank with every rank's), with a bootstrap
+    interval: ``resamples`` times, every list of repetitions is drawn again with replacement
+    (seeded), and the medians, the speedups and the crossing are found again. ``crossed`` is the
+    share of draws that cross 1 at all; ``interval``, the central ``CONFIDENCE`` share of their
+    crossings, given only when more than half of the draws cross (else None)."""
+    sweep = record["c_sweep"]
+    samples = sweep["samples_ms"]
+    point = crossing(sweep["c_ms"], sweep["speedup" if baseline == "one" else "speedup_wide"])
+    draw = random.Random(seed)
+    found = []
+    for _ in range(resamples):
+        def median(times):
+            return statistics.median(draw.choices(times, k=len(times)))
+        c_ms = [median(times) for times in samples["c"]]
+        speedups = [median(one) / median(two) for one, two in zip(samples[baseline],
+                                                                   samples["two"])]
+        at = crossing(c_ms, speedups)["c_ms"]
+        if at is not None:
+            found.append(at)
+    tail, ordered = (1 - CONFIDENCE) / 2, sorted(found)
+    return {"c_ms": point["c_ms"], "reason": point["reason"], "crossed": len(found) / resamples,
+            "interval": [percentile(ordered, tail), percentile(ordered, 1 - tail)]
+            if len(found) > resamples / 2 else None}
+
+
+def median_interval(samples_ms: list, resamples: int = RESAMPLES, seed: int = SEED) -> list:
+    """A bootstrap interval of the median of ``samples_ms``: the central ``CONFIDENCE`` share
+    of the medians of ``resamples`` draws with replacement (seeded), in ms."""
+    draw = random.Random(seed)
+    medians = sorted(statistics.median(draw.choices(samples_ms, k=len(samples_ms)))
+                     for _ in range(resamples))
+    tail = (1 - CONFIDENCE) / 2
+    return [percentile(medians, tail), percentile(medians, 1 - tail)]
+
+
+def between_runs(records: list) -> dict:
+    """What moves between independent runs of the same protocol (``records``, the first being
+    the one the page shows): for T₂'s median, the fitted ℓ and B, the model's break-even C* and
+    the measured crossing, each run's value in record order (None where it does not exist),
+    in ms and bytes per second."""
+    rows = {"two_median_ms": [], "ell_ms": [], "bandwidth_bytes_per_s": [],
+            "break_even_c_ms": [], "crossing_c_ms": [], "duration_s": []}
+    for record in records:
+        comparison = compare(record)
+        fit = record["allreduce"]["fit"]
+        rows["two_median_ms"].append(record["main"]["two"]["median_ms"])
+        rows["ell_ms"].append(fit["ell_ms"])
+        rows["bandwidth_bytes_per_s"].append(fit["bandwidth_bytes_per_s"])
+        rows["break_even_c_ms"].append(comparison["break_even_c_ms"]["predicted"])
+        rows["crossing_c_ms"].append(comparison["break_even_c_ms"]["measured"])
+        rows["duration_s"].append(record["protocol"]["duration_s"])
+    return rows
+
+
+def runs_of(name: str, directory: pathlib.Path = RECORDS) -> list:
+    """The record ``name`` and the independent runs kept beside it (``<name>-run2``,
+    ``<name>-run3``, … in ``directory``, while they exist), in that order; only the record
+    itself for a record given by path."""
+    records = [load(name, directory)]
+    if isinstance(name, str) and not name.endswith(".json"):
+        while (pathlib.Path(directory) / f"{name}-run{len(records) + 1}.json").is_file():
+            records.append(load(f"{name}-run{len(records) + 1}", directory))
+    return records
 
 
 def rises_steadily(c_ms: list, speedup: list) -> bool:
@@ -337,6 +407,8 @@ def readings(record: dict, held: dict) -> dict:
       median, or p90 more than TAIL_SKEW times as far above it as p10 is below);
     - ``vs_wide``, ``vs_own``: whether the split's T_n is faster or slower than one rank with
       every rank's threads, and than one rank with its own;
+    - ``model_nearer``: whether the model's T_n lies nearer T_n's p10 or its median (the
+      repetitions the scheduler left alone, or the typical one);
     - ``line_vs_v``: whether the fitted line passes below, through (within LINE_THROUGH) or
       above the step's own message timed alone in the sweep;
     - ``wait_small``: whether on every rank the median wait is under SMALL_WAIT_FRACTION of
@@ -364,6 +436,8 @@ def readings(record: dict, held: dict) -> dict:
         "long_tail": abs(two["mean_ms"] / two["median_ms"] - 1) >= TAIL_MEAN_FRACTION or skew,
         "vs_wide": "faster" if two["median_ms"] < main["one_wide"]["median_ms"] else "slower",
         "vs_own": "faster" if two["median_ms"] < main["one"]["median_ms"] else "slower",
+        "model_nearer": "p10" if abs(comparison["two_ms"]["predicted"] - two["p10_ms"])
+        < abs(comparison["two_ms"]["predicted"] - two["median_ms"]) else "median",
         "line_vs_v": "through" if abs(comparison["comm_ms"] / at_v - 1) < LINE_THROUGH
         else ("below" if comparison["comm_ms"] < at_v else "above"),
         "wait_small": None if trace["wait_ms"] is None
@@ -381,7 +455,8 @@ def figure_data(record: dict, points: int = 61) -> dict:
     """What the measurement figure draws (``measure.figure.figure_measured``): the all-reduce
     medians with their p10–p90 spread and the fitted line; the measured speedups over C; the
     model's speedup on a log grid of C with the main run's η, and at each measured point
-    with that point's own η; the model's break-even C and the measured crossing."""
+    with that point's own η; the speedups against the fair baseline (one rank with every
+    thread); the model's break-even C and the measured crossing."""
     allreduce, sweep = record["allreduce"], record["c_sweep"]
     fit = allreduce["fit"]
     comparison = compare(record)
@@ -394,6 +469,7 @@ def figure_data(record: dict, points: int = 61) -> dict:
                                  for v in allreduce["sizes_bytes"]],
                       "step_v_bytes": record["main"]["v_bytes"]},
         "speedup": {"c_ms": sweep["c_ms"], "measured": sweep["speedup"],
+                    "measured_wide": sweep["speedup_wide"],
                     "model_own_eta": own_eta_speedups(record),
                     "grid_c_ms": grid,
                     "model": [model_speedup(record, c, comparison["eta_used"]) for c in grid],
@@ -404,7 +480,11 @@ def figure_data(record: dict, points: int = 61) -> dict:
 
 # ---- the record ---------------------------------------------------------------------------
 
-SWEEP_LISTS = ("hidden", "c_ms", "half_ms", "one_ms", "two_ms", "eta", "speedup")
+SWEEP_LISTS = ("hidden", "c_ms", "half_ms", "one_ms", "one_wide_ms", "two_ms", "eta", "speedup",
+               "speedup_wide")
+SWEEP_SAMPLES = ("c", "half", "one", "one_wide", "two")
+#: What the record says of the operating system (``environment.scheduler``).
+SCHEDULER_KEYS = ("kernel_tick_hz", "steal_share", "involuntary_switches_main")
 ENVIRONMENT_KEYS = ("host", "device", "device_name", "cores_visible", "threads_per_rank",
                     "oversubscribed",
                     "interop_threads", "pinned_cores_rank0", "gpu",
@@ -452,8 +532,14 @@ def check_record(record: dict) -> dict:
         check_gpu_fields(environment, need)
     protocol = need(record, "protocol", "record")
     for key in ("warmup", "repeats", "dtype", "shapes", "quick", "baseline", "min_sample_ms",
-                "min_c_ms"):
+                "min_c_ms", "duration_s"):
         need(protocol, key, "protocol")
+    scheduler = need(environment, "scheduler", "environment")
+    for key in SCHEDULER_KEYS:
+        need(scheduler, key, "environment.scheduler")
+    if len(scheduler["involuntary_switches_main"]) != environment["world_size"]:
+        raise ValueError("measurement record: environment.scheduler.involuntary_switches_main "
+                         "needs one count per rank")
     main = need(record, "main", "record")
     for quantity in QUANTITIES:
         stats = need(main, quantity, "main")
@@ -481,12 +567,12 @@ def check_record(record: dict) -> dict:
     for key in ("ell_ms", "bandwidth_bytes_per_s", "r2", "weighting", "relative_residuals"):
         need(allreduce["fit"], key, "allreduce.fit")
     sweep = need(record, "c_sweep", "record")
-    for key in (*SWEEP_LISTS, "crossing", "samples_ms"):
+    for key in (*SWEEP_LISTS, "crossing", "crossing_wide", "samples_ms"):
         need(sweep, key, "c_sweep")
-    for key in ("c", "half", "one", "two"):
+    for key in SWEEP_SAMPLES:
         need(sweep["samples_ms"], key, "c_sweep.samples_ms")
     if len({len(sweep[k]) for k in SWEEP_LISTS} |
-           {len(sweep["samples_ms"][k]) for k in ("c", "half", "one", "two")}) != 1:
+           {len(sweep["samples_ms"][k]) for k in SWEEP_SAMPLES}) != 1:
         raise ValueError("measurement record: the c_sweep lists differ in length")
     if len({len(allreduce[k]) for k in ("sizes_bytes", "buffers", "median_ms",
                                          "samples_ms")}) != 1:

@@ -42,6 +42,9 @@ def figure_measured(data: dict, fig, axes) -> None:
     bottom.plot(sp["c_ms"], sp["model_own_eta"], "o", markerfacecolor="none",
                 color=COLOURS["one"])
     bottom.plot(sp["c_ms"], sp["measured"], "o", color=COLOURS["two"])
+    # the fair baseline, one rank with every thread: the same speedups, against a harder T₁
+    bottom.plot(sp["c_ms"], sp["measured_wide"], "D", color=COLOURS["two"], markersize=4,
+                markerfacecolor="none")
     bottom.axhline(1, color=COLOURS["grey"], linewidth=0.8)
     for key, style, label in (("predicted", "--", "C*"), ("measured", ":", "T₁ = T₂")):
         c_ms = sp["break_even_c_ms"][key]

@@ -24,7 +24,7 @@ import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed.device_mesh import init_device_mesh
-from torch.distributed.tensor import Shard
+from torch.distributed.tensor import DTensor, Replicate, Shard
 from torch.distributed.tensor.debug import CommDebugMode
 from torch.distributed.tensor.parallel import (ColwiseParallel, RowwiseParallel,
                                                SequenceParallel, parallelize_module)
@@ -112,11 +112,13 @@ def local_input(x: torch.Tensor, rank: int, world_size: int, sequence_parallel: 
 
 
 class _Recorder(CommDebugMode):
-    """CommDebugMode that also keeps, for every collective, its kind, module, pass and bytes."""
+    """CommDebugMode that also keeps, for every collective, its kind, module, pass and bytes;
+    after the backward pass, ``phase`` names the pass ("step") the collectives then belong to."""
 
     def __init__(self):
         super().__init__()
         self.collectives = []
+        self.phase = None
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         before = sum(self.comm_counts.values())
@@ -125,7 +127,8 @@ class _Recorder(CommDebugMode):
             self.collectives.append({
                 "kind": str(func.overloadpacket).split(".")[-1],
                 "module": self.advanced_module_tracker.name,
-                "pass": "backward" if self.advanced_module_tracker.is_bw else "forward",
+                "pass": self.phase or ("backward" if self.advanced_module_tracker.is_bw
+                                       else "forward"),
                 "in_bytes": args[0].numel() * args[0].element_size(),
                 "out_bytes": out.numel() * out.element_size()})
         return out
@@ -140,6 +143,50 @@ def count(layer: nn.Module, x: torch.Tensor) -> list:
     with recorder:
         layer(x).sum().backward()
     return recorder.collectives
+
+
+def reduce_partial_gradients(layer: nn.Module) -> list:
+    """All-reduce every parameter gradient that DTensor leaves ``Partial``, a sum over the ranks
+    not yet taken (under sequence parallelism, the norms' weights and biases, each rank having
+    seen only its share of the sequence: pytorch#115683), as Megatron-LM does before the
+    optimizer step; the names of the parameters reduced, in order."""
+    reduced = []
+    for name, parameter in layer.named_parameters():
+        grad = parameter.grad
+        if isinstance(grad, DTensor) and any(p.is_partial() for p in grad.placements):
+            parameter.grad = grad.redistribute(grad.device_mesh, [Replicate()] * len(grad.placements))
+            reduced.append(name)
+    return reduced
+
+
+def count_step(layer: nn.Module, x: torch.Tensor, lr: float = 1e-3) -> list:
+    """``count`` through a whole training step: the forward and backward pass, the reduction
+    of the gradients left partial (``reduce_partial_gradients``) and an SGD step, the
+    collectives of the last two under the pass "step"."""
+    x = x.detach().requires_grad_(True)
+    optimizer = torch.optim.SGD(layer.parameters(), lr=lr)
+    recorder = _Recorder()
+    with recorder:
+        layer(x).sum().backward()
+        recorder.phase = "step"
+        reduce_partial_gradients(layer)
+        optimizer.step()
+    return recorder.collectives
+
+
+def gradient_differences(split: nn.Module, whole: nn.Module) -> dict:
+    """Each parameter's largest absolute difference between the gradient the split layer's
+    optimizer would apply and the whole layer's: a sharded gradient gathered whole
+    (``full_tensor``: a collective on every rank), a replicated one as it is, and one still
+    ``Partial`` as this rank holds it, a share of the sum, which is what its step would use."""
+    out = {}
+    for (name, mine), (_, theirs) in zip(split.named_parameters(), whole.named_parameters()):
+        grad = mine.grad
+        if isinstance(grad, DTensor):
+            partial = any(p.is_partial() for p in grad.placements)
+            grad = grad.to_local() if partial else grad.full_tensor()
+        out[name] = float((grad - theirs.grad).abs().max())
+    return out
 
 
 def totals(collectives: list) -> list:

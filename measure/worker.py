@@ -1,10 +1,10 @@
-"""One rank of the measurement: article 1's split x · A → ReLU → · B on torch.distributed.
+"""One rank of the measurement: article 1's split x · U → ReLU → · W on torch.distributed.
 
 Started by ``torchrun`` (``python -m measure`` starts it for you), once per rank::
 
     torchrun --standalone --nproc-per-node 2 -m measure.worker --out data/measurements/x.json
 
-A is split by columns and B by rows, so each rank computes a partial output of the full
+U is split by columns and W by rows, so each rank computes a partial output of the full
 shape and one all-reduce sums them (article 1, section 2). Every timed repetition starts
 after a barrier and ends after the device has finished (``synchronize`` on GPUs; CPU
 operations and gloo collectives return when done); warm-up repetitions are dropped; a
@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gzip
 import itertools
 import math
 import os
 import pathlib
 import platform
 import re
+import resource
 import socket
 import subprocess
 import sys
@@ -153,6 +155,70 @@ def elapsed_ms(operation, inner: int, device: torch.device) -> float:
     for _ in range(inner):
         operation()
     return (time.perf_counter() - start) * 1000.0
+
+
+#: Where the kernel's build configuration may be read, in turn: CONFIG_HZ is its timer tick.
+KERNEL_CONFIGS = (pathlib.Path("/proc/config.gz"),
+                  pathlib.Path("/boot") / f"config-{platform.release()}")
+
+
+def kernel_tick_hz(configs=KERNEL_CONFIGS) -> int | None:
+    """The kernel's timer tick rate in Hz (CONFIG_HZ), from the first readable build
+    configuration of ``configs`` (gzip-compressed or plain); None where none is readable. A rank
+    that the scheduler takes off its core for another thread may wait a tick to get it back:
+    4 ms at 250 Hz."""
+    for path in configs:
+        try:
+            with (gzip.open(path, "rt") if path.suffix == ".gz" else open(path)) as config:
+                for line in config:
+                    if line.startswith("CONFIG_HZ="):
+                        return int(line.split("=", 1)[1])
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def cpu_ticks(stat: pathlib.Path = pathlib.Path("/proc/stat")) -> dict | None:
+    """The machine's CPU time so far, in clock ticks, from the first line of /proc/stat: the
+    time the hypervisor gave to other guests (``steal``, its eighth field) and the total of the
+    first eight (user, nice, system, idle, iowait, irq, softirq, steal); None where it cannot be
+    read (not Linux)."""
+    try:
+        fields = [int(value) for value in stat.read_text().split("\n", 1)[0].split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return {"steal": fields[7] if len(fields) == 8 else 0, "total": sum(fields)}
+
+
+def steal_share(before: dict | None, after: dict | None) -> float | None:
+    """The share of the machine's CPU time stolen by the hypervisor between two ``cpu_ticks``
+    readings; None where either is missing or no tick passed."""
+    if before is None or after is None or after["total"] <= before["total"]:
+        return None
+    return (after["steal"] - before["steal"]) / (after["total"] - before["total"])
+
+
+def involuntary_switches() -> int:
+    """How many times so far the scheduler has taken a core from this process's threads while
+    they could still run (getrusage's ru_nivcsw)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw
+
+
+def process_threads(tasks: pathlib.Path = pathlib.Path("/proc/self/task")) -> int | None:
+    """How many threads this process runs: torch's, gloo's I/O threads and Python's own, each
+    one a task under /proc/self/task; None where there is none (not Linux)."""
+    try:
+        return len(list(tasks.iterdir()))
+    except OSError:
+        return None
+
+
+def oversubscribed(everyone: list, host: str, cores: int, torch_threads: int) -> bool:
+    """Whether the ranks on ``host`` run more threads than it has ``cores``: every thread of
+    every rank there (``process_threads``, gloo's I/O threads too), or where a rank cannot
+    count them, its ``torch_threads``."""
+    here = [rank.get("threads") or torch_threads for rank in everyone if rank["host"] == host]
+    return sum(here) > cores
 
 
 def with_every_thread(ranks: Ranks, operation):
@@ -501,17 +567,21 @@ def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
 
 
 def measure_c_sweep(ranks: Ranks, plan: dict) -> dict:
-    """C, a half, T₁ and T₂ (medians) over hidden widths, so that C spans the predicted
-    break-even point; η and the speedup T₁/T₂ at each width; ``samples_ms`` keeps every steady
-    repetition of each quantity at each width."""
-    rows = {"hidden": [], "c_ms": [], "half_ms": [], "one_ms": [], "two_ms": [], "eta": [],
-            "speedup": [], "samples_ms": {"c": [], "half": [], "one": [], "two": []}}
+    """C, a half, T₁, the fair baseline T₁ with every rank's threads (``one_wide``) and T₂
+    (medians) over hidden widths, so that C spans the predicted break-even point; η and the
+    speedups T₁/T₂ and one_wide/T₂ at each width, each with its crossing; ``samples_ms`` keeps
+    every steady repetition of each quantity at each width."""
+    rows = {"hidden": [], "c_ms": [], "half_ms": [], "one_ms": [], "one_wide_ms": [],
+            "two_ms": [], "eta": [], "speedup": [], "speedup_wide": [],
+            "samples_ms": {"c": [], "half": [], "one": [], "one_wide": [], "two": []}}
     for hidden in plan["hidden_sweep"]:
         stage = Stage(ranks, hidden, plan["shapes"])
         x0 = stage.s()
         samples = ranks.timed({"c": (lambda: stage.c(x0), False),
                                "half": (lambda: stage.half(x0), True),
-                               "one": (stage.one, False), "two": (stage.two, True)},
+                               "one": (stage.one, False),
+                               "one_wide": (with_every_thread(ranks, stage.one), False),
+                               "two": (stage.two, True)},
                               plan["warmup"], plan["sweep_repeats"])
         medians = {name: analysis.summary(times)["median_ms"] for name, times in samples.items()}
         rows["hidden"].append(hidden)
@@ -521,7 +591,9 @@ def measure_c_sweep(ranks: Ranks, plan: dict) -> dict:
             rows[f"{name}_ms"].append(median)
         rows["eta"].append(medians["c"] / (ranks.size * medians["half"]))
         rows["speedup"].append(medians["one"] / medians["two"])
+        rows["speedup_wide"].append(medians["one_wide"] / medians["two"])
     rows["crossing"] = analysis.crossing(rows["c_ms"], rows["speedup"])
+    rows["crossing_wide"] = analysis.crossing(rows["c_ms"], rows["speedup_wide"])
     return rows
 
 
@@ -538,7 +610,8 @@ def environment(ranks: Ranks, backend: str) -> dict:
     everyone = every_rank(ranks)
     return {"host": socket.gethostname(), "device": ranks.device.type, "device_name": device_name,
             "cores_visible": ranks.cores_visible, "threads_per_rank": torch.get_num_threads(),
-            "oversubscribed": ranks.local_size * torch.get_num_threads() > ranks.cores_visible,
+            "oversubscribed": oversubscribed(everyone, socket.gethostname(), ranks.cores_visible,
+                                             torch.get_num_threads()),
             "interop_threads": torch.get_num_interop_threads(),
             "pinned_cores_rank0": ranks.pinned_cores,
             "backend": backend, "world_size": ranks.size,
@@ -551,12 +624,22 @@ def environment(ranks: Ranks, backend: str) -> dict:
 
 def this_rank(ranks: Ranks, environ=os.environ) -> dict:
     """What one rank says of itself for the record: its host, local rank, device (``cuda:0``),
-    the cores it may use and those it is pinned to, and the GPUs it was shown
-    (CUDA_VISIBLE_DEVICES, None where unset)."""
+    the cores it may use and those it is pinned to, the threads it runs (``process_threads``)
+    and the GPUs it was shown (CUDA_VISIBLE_DEVICES, None where unset)."""
     return {"host": socket.gethostname(), "local_rank": ranks.local_rank,
             "device": str(ranks.device), "cores_visible": ranks.cores_visible,
-            "pinned_cores": ranks.pinned_cores,
+            "pinned_cores": ranks.pinned_cores, "threads": process_threads(),
             "cuda_visible_devices": environ.get("CUDA_VISIBLE_DEVICES")}
+
+
+def scheduler(ranks: Ranks, ticks_before: dict | None, switches_main: list) -> dict:
+    """What the operating system did to the run: the kernel's tick rate (``kernel_tick_hz``),
+    the share of the machine's CPU time the hypervisor stole since ``ticks_before`` (taken when
+    the timing began), and each rank's involuntary context switches during the main run
+    (``switches_main``, this rank's, gathered in rank order)."""
+    every = gathered(ranks, [float(count) for count in switches_main])
+    return {"kernel_tick_hz": kernel_tick_hz(), "steal_share": steal_share(ticks_before, cpu_ticks()),
+            "involuntary_switches_main": [int(row[0]) for row in every]}
 
 
 def every_rank(ranks: Ranks) -> list:
@@ -708,21 +791,27 @@ def main(argv=None) -> int:
             if args.inject_fault == "crash":
                 raise RuntimeError("injected fault: this rank crashed on purpose")
             time.sleep(10 * args.timeout_s)
+        started_s, ticks = time.monotonic(), cpu_ticks()
         plan = {**(QUICK if args.quick else FULL), "shapes": scaled_shapes(ranks)}
+        switches = involuntary_switches()
+        main_run = measure_main(ranks, plan)
+        switches = involuntary_switches() - switches
+        trace, allreduce = measure_trace(ranks, plan), measure_allreduce(ranks, plan)
+        sweep = measure_c_sweep(ranks, plan)
+        # after the timing, so that every thread the run starts (gloo's too) is counted
         record = {
             "schema": analysis.SCHEMA,
-            "environment": environment(ranks, args.backend),
+            "environment": {**environment(ranks, args.backend),
+                            "scheduler": scheduler(ranks, ticks, [switches])},
             "protocol": {"warmup": plan["warmup"], "repeats": plan["repeats"],
                          "sweep_repeats": plan["sweep_repeats"], "dtype": "float32",
                          "min_sample_ms": MIN_SAMPLE_MS, "min_c_ms": MIN_C_MS,
                          "shapes": plan["shapes"], "quick": args.quick,
                          "baseline": "T1 and C on rank 0 alone, with the same threads per rank; "
-                                     "one_wide: T1 with every rank's threads"},
-            "main": measure_main(ranks, plan),
-            "trace": measure_trace(ranks, plan),
-            "allreduce": measure_allreduce(ranks, plan),
+                                     "one_wide: T1 with every rank's threads",
+                         "duration_s": time.monotonic() - started_s},
+            "main": main_run, "trace": trace, "allreduce": allreduce, "c_sweep": sweep,
         }
-        record["c_sweep"] = measure_c_sweep(ranks, plan)
         record["protocol"]["skew_ms"] = {key: value for key, value in
                                          analysis.summary(ranks.skew_ms).items()
                                          if key in ("median_ms", "p90_ms", "max_ms")} \

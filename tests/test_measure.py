@@ -187,6 +187,12 @@ def test_the_committed_record_is_this_machines_two_rank_gloo_run():
     (("c_sweep", "samples_ms", "half"), [[1.0]]),     # one width for all of them
     (("main", "one_wide"), None),
     (("protocol", "min_c_ms"), None),
+    (("protocol", "duration_s"), None),
+    (("environment", "scheduler", "kernel_tick_hz"), None),
+    (("environment", "scheduler", "involuntary_switches_main"), [3]),   # one count for two ranks
+    (("c_sweep", "one_wide_ms"), None),
+    (("c_sweep", "crossing_wide"), None),
+    (("c_sweep", "samples_ms", "one_wide"), [[1.0]]),
 ])
 def test_a_malformed_record_is_refused_by_name(path, broken):
     record = copy.deepcopy(RECORD)
@@ -851,7 +857,7 @@ def test_a_malformed_gpu_probe_record_is_refused_by_its_field():
     broken["fp32"]["eta"]["2"] = float("nan")
     with pytest.raises(ValueError, match="not finite"):
         analysis.check_probe(broken)
-    with pytest.raises(ValueError, match="schema must be 'measure/4'"):
+    with pytest.raises(ValueError, match="schema must be 'measure/5'"):
         analysis.load(analysis.PROBE)            # not a record of the split on two ranks
 
 
@@ -968,3 +974,120 @@ def test_the_executed_section_shows_every_committed_record_of_n_ranks(name, lang
     assert glued.ring_bus == words["ring_bus_more"]
     assert glued.crossing_low_c_ms == words["none"]          # these records cross nowhere
     assert "C/(2" not in prose and "C/(N" in prose.replace("\\,", "")
+
+
+# ---- issue 50: what the machine is, the fair baseline, runs ---------------------------------
+
+def sweep_record(speedups_one: list, speedups_wide: list, c_ms=(1.0, 2.0, 4.0, 8.0)) -> dict:
+    """A record whose C sweep has exactly these median speedups, every repetition alike (so the
+    bootstrap draws give them again): T₂ = 10 ms at every width."""
+    record = copy.deepcopy(RECORD)
+    repeat = 5
+    record["c_sweep"].update({
+        "c_ms": list(c_ms), "speedup": list(speedups_one), "speedup_wide": list(speedups_wide),
+        "samples_ms": {"c": [[c] * repeat for c in c_ms],
+                       "one": [[10.0 * s] * repeat for s in speedups_one],
+                       "one_wide": [[10.0 * s] * repeat for s in speedups_wide],
+                       "two": [[10.0] * repeat for _ in c_ms]}})
+    return record
+
+
+def test_the_crossing_against_each_baseline_has_its_interval():
+    """By hand: against one thread the speedup goes 0.5, 0.8 → 1.2, 1.5, so it crosses 1
+    between C = 2 and 4 ms, at 2 + (1 − 0.8)/(1.2 − 0.8) × 2 = 3 ms; repetitions all alike
+    leave every bootstrap draw the same, so the interval is [3, 3]. Against every thread it
+    stays at 0.4 … 0.9 and crosses nowhere: no interval."""
+    record = sweep_record([0.5, 0.8, 1.2, 1.5], [0.4, 0.6, 0.8, 0.9])
+    own = analysis.crossing_interval(record, "one", resamples=50)
+    wide = analysis.crossing_interval(record, "one_wide", resamples=50)
+    assert own["c_ms"] == pytest.approx(3.0) and own["interval"] == pytest.approx([3.0, 3.0])
+    assert own["crossed"] == 1.0
+    assert wide["c_ms"] is None and wide["interval"] is None and wide["crossed"] == 0.0
+
+
+def test_a_median_interval_holds_the_median_of_every_draw():
+    """Ten samples 1 … 10: a draw's median lies between 1 and 10, and the interval of the
+    medians is ordered and brackets the sample's own median, 5.5."""
+    low, high = analysis.median_interval([float(v) for v in range(1, 11)], resamples=200)
+    assert 1.0 <= low <= 5.5 <= high <= 10.0
+    assert analysis.median_interval([2.0] * 7, resamples=20) == [2.0, 2.0]
+
+
+def test_the_runs_beside_a_record_are_found_and_compared(tmp_path):
+    """runs_of finds <name>-run2, -run3 while they exist; between_runs lists each run's T₂
+    median, ℓ, B and durations in that order (read back from the files, not recomputed)."""
+    names = ["cpu-gloo-2x1", "cpu-gloo-2x1-run2", "cpu-gloo-2x1-run3"]
+    for name in names:
+        shutil.copyfile(analysis.RECORDS / f"{name}.json", tmp_path / f"{name}.json")
+    runs = analysis.runs_of("cpu-gloo-2x1", tmp_path)
+    assert len(runs) == 3
+    rows = analysis.between_runs(runs)
+    files = [json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8")) for name in names]
+    assert rows["two_median_ms"] == [f["main"]["two"]["median_ms"] for f in files]
+    assert rows["ell_ms"] == [f["allreduce"]["fit"]["ell_ms"] for f in files]
+    assert rows["duration_s"] == [f["protocol"]["duration_s"] for f in files]
+    (tmp_path / "cpu-gloo-2x1-run2.json").unlink()        # a gap ends the list
+    assert len(analysis.runs_of("cpu-gloo-2x1", tmp_path)) == 1
+
+
+def test_the_committed_record_says_what_the_machine_is():
+    """Issue 50, item 1: every thread of every rank is counted (gloo's too), and the record
+    keeps the kernel's tick, the steal and each rank's involuntary switches; on this project's
+    2-core machine two ranks run more threads than cores, so the record says oversubscribed."""
+    env = RECORD["environment"]
+    threads = [rank["threads"] for rank in env["ranks"]]
+    assert all(count >= 2 for count in threads)           # the main thread and gloo's, at least
+    assert env["oversubscribed"] == (sum(threads) > env["cores_visible"])
+    scheduler = env["scheduler"]
+    assert len(scheduler["involuntary_switches_main"]) == env["world_size"]
+    assert scheduler["kernel_tick_hz"] in (None, 100, 250, 300, 1000)   # Linux's CONFIG_HZ choices
+    assert scheduler["steal_share"] is None or 0 <= scheduler["steal_share"] <= 1
+    assert RECORD["protocol"]["duration_s"] > 0
+
+
+def test_the_model_is_set_beside_the_p10_and_the_median():
+    """readings' model_nearer, against the record's own numbers by hand: the model's T₂ is
+    nearer whichever of p10 and median is closer to it."""
+    predicted = analysis.compare(RECORD)["two_ms"]["predicted"]
+    two = RECORD["main"]["two"]
+    expected = "p10" if abs(predicted - two["p10_ms"]) < abs(predicted - two["median_ms"]) \
+        else "median"
+    assert analysis.readings(RECORD, analysis.held_out(RECORD, resamples=20))["model_nearer"] \
+        == expected
+
+
+def test_the_scheduler_facts_are_read_from_the_kernels_files(tmp_path):
+    """kernel_tick_hz reads CONFIG_HZ from a gzip or plain configuration, the first readable
+    one, else None; cpu_ticks and steal_share read /proc/stat's first line (by hand: steal
+    40 → 70 ticks of a total 1000 → 1200, a share of 30/200 = 0.15)."""
+    need_torch()
+    import gzip
+    from measure import worker
+    packed = tmp_path / "config.gz"
+    with gzip.open(packed, "wt") as config:
+        config.write("# CONFIG_HZ_100 is not set\nCONFIG_HZ_250=y\nCONFIG_HZ=250\n")
+    plain = tmp_path / "config-6.1"
+    plain.write_text("CONFIG_HZ=1000\n")
+    assert worker.kernel_tick_hz((tmp_path / "absent.gz", packed, plain)) == 250
+    assert worker.kernel_tick_hz((plain,)) == 1000
+    assert worker.kernel_tick_hz((tmp_path / "absent",)) is None
+    stat = tmp_path / "stat"
+    stat.write_text("cpu  500 0 100 350 10 0 0 40 7 0\ncpu0 1 2 3\n")
+    before = worker.cpu_ticks(stat)
+    assert before == {"steal": 40, "total": 1000}
+    stat.write_text("cpu  600 0 120 400 10 0 0 70 9 0\n")
+    assert worker.steal_share(before, worker.cpu_ticks(stat)) == pytest.approx(0.15)
+    assert worker.cpu_ticks(tmp_path / "absent") is None
+    assert worker.steal_share(None, before) is None
+
+
+def test_every_thread_of_the_ranks_on_a_host_counts_against_its_cores():
+    """Two ranks of 1 torch thread each on 2 cores fit, counting torch's threads alone; with
+    gloo's I/O threads (4 and 5 threads) they do not. A rank on another host does not count."""
+    need_torch()
+    from measure import worker
+    ranks = [{"host": "a", "threads": 4}, {"host": "a", "threads": 5}, {"host": "b", "threads": 9}]
+    assert worker.oversubscribed(ranks, "a", 2, 1)
+    assert not worker.oversubscribed(ranks, "a", 16, 1)
+    assert not worker.oversubscribed([{"host": "a", "threads": None}] * 2, "a", 2, 1)
+    assert worker.process_threads() >= 1

@@ -216,7 +216,8 @@ def test_the_record_names_every_nodes_host(worker, monkeypatch):
     assert env["hosts"] == [here, "node-b"] and env["host"] == here
     assert [rank["host"] for rank in env["ranks"]] == [here, "node-b"]
     assert gathered == [{"host": here, "local_rank": 0, "device": "cpu", "cores_visible": 2,
-                         "pinned_cores": None, "cuda_visible_devices": "1"}]
+                         "pinned_cores": None, "threads": worker.process_threads(),
+                         "cuda_visible_devices": "1"}]
     json.dumps(env, allow_nan=False)                          # strict JSON in a record
     assert worker.hosts([{"host": "b"}, {"host": "a"}, {"host": "b"}]) == ["b", "a"]
 

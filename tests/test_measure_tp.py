@@ -8,6 +8,7 @@ The counting and the run need torch; like tests/test_measure.py they skip withou
 MEASURE_REQUIRED=1 (set by .ci/run).
 """
 import copy
+import json
 import os
 import pathlib
 import subprocess
@@ -446,3 +447,51 @@ def test_a_shares_floor_does_not_grow_with_its_tokens_on_the_h200():
     assert at(many, narrow)["ms"] < 1.5 * at(few, narrow)["ms"]
     assert at(many, wide)["efficiency"] > at(protocol["batch"], wide)["efficiency"] > \
         at(few, wide)["efficiency"]
+
+
+# ---- issue 50, item 6: the whole step, counted on real gloo ranks at t = 2, 4 and 8 ---------
+
+def test_the_committed_counts_cover_a_whole_step_at_every_degree():
+    """measure.tp_counts's record, against counts derived by hand for b = 2, s = 16, h = 64 in
+    float32: Megatron's layer issues 2 all-reduces forward and 2 backward of b·s·h·d = 8192
+    bytes, at every t (the article's 4 per layer); with sequence parallelism each becomes an
+    all-gather or a reduce-scatter of the same whole tensor, and the step adds the 4 reductions
+    of the norms' weight and bias gradients, h·d = 256 bytes each, that DTensor leaves partial
+    (pytorch#115683). Every parameter's gradient, as its optimizer applies it, equals the whole
+    layer's."""
+    from measure import tp_counts
+    record = tp_counts.load()
+    b, s, h = (record["shape"][k] for k in ("batch", "seq_len", "hidden"))
+    d = 4
+    assert (b, s, h) == (2, 16, 64) and sorted(record["degrees"]) == ["2", "4", "8"]
+    for t in ("2", "4", "8"):
+        tp, sp = (record["degrees"][t][plan] for plan in ("tp", "sp"))
+        assert tp_counts.by_pass_and_kind(tp["collectives"]) == \
+            {"forward:all_reduce": 2, "backward:all_reduce": 2}
+        assert {max(e["in_bytes"], e["out_bytes"]) for e in tp["collectives"]} == {b * s * h * d}
+        assert tp_counts.by_pass_and_kind(sp["collectives"]) == {
+            "forward:all_gather_into_tensor": 2, "forward:reduce_scatter_tensor": 2,
+            "backward:all_gather_into_tensor": 2, "backward:reduce_scatter_tensor": 2,
+            "step:all_reduce": 4}
+        step = [e for e in sp["collectives"] if e["pass"] == "step"]
+        assert {e["in_bytes"] for e in step} == {h * d}
+        for plan in (tp, sp):
+            assert len(plan["gradient_differences"]) == 12         # 2 norms, 4 matrices: w, b
+            assert max(plan["gradient_differences"].values()) < 1e-4
+
+
+def test_a_step_counted_now_reduces_every_partial_gradient(tmp_path):
+    """The same on two gloo ranks now (not only the committed record): the step's four
+    all-reduces are there and every gradient an optimizer would apply is the whole layer's.
+    Without the reduction of the partial gradients, the norms' gradients are each rank's share
+    of the sum, and this fails."""
+    need_torch()
+    out = tmp_path / "counts.json"
+    ran = subprocess.run([sys.executable, "-m", "measure.tp_counts", "--degrees", "2",
+                          "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    from measure import tp_counts
+    sp = tp_counts.check_record(json.loads(out.read_text(encoding="utf-8")))["degrees"]["2"]["sp"]
+    assert tp_counts.by_pass_and_kind(sp["collectives"])["step:all_reduce"] == 4
+    assert max(sp["gradient_differences"].values()) < 1e-4

@@ -174,7 +174,8 @@ def prose_of(lang):
         yield f"words/{lang}.toml [claims.{claim_id}] {field}", text
     for key, text in strings(edition(lang)):
         if key.split(".")[0] not in {"terms", "claims"}:
-            yield f"words/{lang}.toml {key}", text
+            # a {slot}'s name ({threads}, {median_error}) is code, not a word the reader sees
+            yield f"words/{lang}.toml {key}", re.sub(r"\{\w+\}", " ", text)
     yield from tables_of(lang)
 
 

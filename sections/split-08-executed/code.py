@@ -51,11 +51,11 @@ for key in ("two_ms", "speedup", "break_even_c_ms"):
     error = comparison["relative_error"][key]
     page.glue(f"error_{key}", None if error is None else page.pct(error, 1))
 steps = [sum(phases) for phases in zip(trace["s_ms"], trace["half_ms"], trace["allreduce_ms"])]
-page.glue("trace_sum_min_ms", min(steps), 1)
-page.glue("trace_sum_max_ms", max(steps), 1)
+page.glue("trace_sum_min_ms", min(steps), 2)
+page.glue("trace_sum_max_ms", max(steps), 2)
 page.glue("trace_half_ms", max(trace["half_ms"]), 1)
-page.glue("trace_allreduce_min_ms", min(trace["allreduce_ms"]), 2)
-page.glue("trace_allreduce_max_ms", max(trace["allreduce_ms"]), 2)
+page.glue("trace_allreduce_min_ms", min(trace["allreduce_ms"]), 3)
+page.glue("trace_allreduce_max_ms", max(trace["allreduce_ms"]), 3)
 page.glue("wait_max_ms", None if trace["wait_ms"] is None else max(trace["wait_ms"]), 2)
 page.glue("v_measured_ms", record["allreduce"]["median_ms"][
     record["allreduce"]["sizes_bytes"].index(main["v_bytes"])], 3)
@@ -96,6 +96,76 @@ page.glue("own_eta_move", page.word(f"measured_own_eta_{seen['own_eta']}").forma
     after=page.num(own_eta["c_ms"], 2) if own_eta["c_ms"] is not None else "–",
     share=page.pct((own_eta["c_ms"] - predicted_c) / (measured_c - predicted_c), 0)
     if seen["own_eta"] == "toward" else ""))
+# What the operating system did to the run (environment.scheduler), and which of T₂'s median
+# and p10 the model describes.
+here = [rank for rank in env["ranks"] if rank["host"] == env["host"]]
+threads_all = sum(rank["threads"] or env["threads_per_rank"] for rank in here)
+page.glue("threads_vs_cores", page.word(
+    "measured_threads_over" if env["oversubscribed"] else "measured_threads_fit").format(
+    threads=threads_all, cores=env["cores_visible"]))
+hz = env["scheduler"]["kernel_tick_hz"]
+page.glue("tick", page.word("measured_tick_unknown") if hz is None else
+          page.word("measured_tick").format(hz=hz, ms=page.num(1000 / hz, 1)))
+steal = env["scheduler"]["steal_share"]
+page.glue("steal_pct", page.pct(steal, 1) if steal is not None else None)
+switches = env["scheduler"]["involuntary_switches_main"]
+page.glue("switches_min", min(switches))
+page.glue("switches_max", max(switches))
+predicted_two = comparison["two_ms"]["predicted"]
+page.glue("nearer", page.word(f"measured_nearer_{seen['model_nearer']}").format(
+    predicted=page.num(predicted_two, 1),
+    p10_error=page.pct(analysis.relative_error(predicted_two, main["two"]["p10_ms"]), 0),
+    median_error=page.pct(analysis.relative_error(predicted_two, two_ms), 0)))
+# The crossing against each baseline, with its bootstrap interval; the conclusion that holds.
+crossings = {baseline: analysis.crossing_interval(record, baseline)
+             for baseline in ("one", "one_wide")}
+
+
+def crossing_words(found):
+    """The words for one baseline's crossing (interval, none, or at every width)."""
+    if found["c_ms"] is None:
+        return page.word("measured_crossing_never" if found["reason"]
+                         == "the split is slower at every C measured" else "measured_crossing_always")
+    if found["interval"] is None:
+        return page.word("measured_crossing_loose").format(c=page.num(found["c_ms"], 1))
+    return page.word("measured_crossing_at").format(
+        c=page.num(found["c_ms"], 1), low=page.num(found["interval"][0], 1),
+        high=page.num(found["interval"][1], 1))
+
+
+page.glue("crossing_vs_own", crossing_words(crossings["one"]))
+page.glue("crossing_vs_wide", crossing_words(crossings["one_wide"]))
+pays = {baseline: found["c_ms"] is not None for baseline, found in crossings.items()}
+never_wide = crossings["one_wide"]["reason"] == "the split is slower at every C measured"
+page.glue("conclusion", page.word("measured_conclusion_both" if all(pays.values()) else
+                                  "measured_conclusion_own" if pays["one"] and never_wide else
+                                  "measured_conclusion_none"))
+# Independent runs beside the record (analysis.runs_of), against one run's bootstrap interval.
+runs = analysis.between_runs(analysis.runs_of(record_name))
+boot = analysis.median_interval(main["samples_ms"]["two"])
+
+
+def span(values, decimals, scale=1):
+    """The lowest and highest of ``values`` that exist, in this page's notation."""
+    present = [v / scale for v in values if v is not None]
+    return (page.num(min(present), decimals), page.num(max(present), decimals)) if present \
+        else (page.word("none"), page.word("none"))
+
+
+if len(runs["two_median_ms"]) > 1:
+    (two_low, two_high), (ell_low, ell_high), (b_low, b_high), (c_low, c_high) = (
+        span(runs["two_median_ms"], 1), span(runs["ell_ms"], 2),
+        span(runs["bandwidth_bytes_per_s"], 2, 1e9), span(runs["break_even_c_ms"], 2))
+    wider = min(runs["two_median_ms"]) < boot[0] or max(runs["two_median_ms"]) > boot[1]
+    page.glue("runs", page.word("measured_runs_several").format(
+        runs=len(runs["two_median_ms"]), seconds=page.num(sum(runs["duration_s"]), 0),
+        two_low=two_low, two_high=two_high, ell_low=ell_low, ell_high=ell_high, b_low=b_low,
+        b_high=b_high, c_low=c_low, c_high=c_high,
+        crossed=sum(c is not None for c in runs["crossing_c_ms"]),
+        boot_low=page.num(boot[0], 1), boot_high=page.num(boot[1], 1),
+        verdict=page.word("measured_runs_wider" if wider else "measured_runs_within")))
+else:
+    page.glue("runs", page.word("measured_runs_one"))
 page.glue("resamples", analysis.RESAMPLES)
 page.glue("confidence", page.pct(analysis.CONFIDENCE, 0))
 for key in ("predicted_ms", "measured_ms"):
@@ -163,14 +233,26 @@ page.table(["quantity", "predicted", "measured", "error",
 
 # %% table-3 [remove-input]
 page.table(["hidden_width", "C (ms)", "η", "T₁ (ms)", "T₂ (ms)", "T₁/T₂",
+            f"T₁/T₂ ({page.word('every_thread')})",
             f"{page.word('model')} (η = {page.cell(comparison['eta_used'], 2)})",
             f"{page.word('model')} (η(C))"],
            [[h, page.cell(c, 2), page.cell(eta, 2), page.cell(one, 2), page.cell(two, 2),
-             page.cell(measured, 2), page.cell(analysis.model_speedup(record, c, comparison["eta_used"]), 2),
+             page.cell(measured, 2), page.cell(wide, 2),
+             page.cell(analysis.model_speedup(record, c, comparison["eta_used"]), 2),
              page.cell(own, 2)]
-            for h, c, eta, one, two, measured, own in zip(
+            for h, c, eta, one, two, measured, wide, own in zip(
                 sweep["hidden"], sweep["c_ms"], sweep["eta"], sweep["one_ms"], sweep["two_ms"],
-                sweep["speedup"], analysis.own_eta_speedups(record))])
+                sweep["speedup"], sweep["speedup_wide"], analysis.own_eta_speedups(record))])
 
 # %% figure-measured [remove-input]
 page.figure(figure_measured, analysis.figure_data(record))
+
+# %% table-runs [remove-input]
+page.table(["run", "T₂ (ms)", "ℓ (ms)", "B (GB/s)", "model_break_even_ms",
+            "measured_crossing_ms"],
+           [[i + 1, page.cell(two, 2), page.cell(ell, 3), page.cell(b / 1e9, 2),
+             page.cell(c_star, 2) if c_star is not None else page.word("none"),
+             page.cell(crossed, 2) if crossed is not None else page.word("none")]
+            for i, (two, ell, b, c_star, crossed) in enumerate(zip(
+                runs["two_median_ms"], runs["ell_ms"], runs["bandwidth_bytes_per_s"],
+                runs["break_even_c_ms"], runs["crossing_c_ms"]))])
