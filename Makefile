@@ -11,7 +11,7 @@ READY  := $(VENV)/.requirements-installed
 # worker and build among them (about 0.03 s each; pytest's rewritten tests likewise).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: book test check data notebooks reviewed audit bench measure measure-tp lab lock latest clean distclean
+.PHONY: book test check data notebooks reviewed audit bench measure measure-tp measure-tp-counts lab lock latest clean distclean
 
 # A .venv whose Python is missing, broken or older than 3.11 (made by another Python, or moved)
 # is removed here and remade below.
@@ -145,6 +145,13 @@ measure: $(MEASURE_READY)
 measure-tp: $(MEASURE_READY)
 	$(BIN)/python -m measure --tp $(if $(QUICK),--quick) $(if $(OUT),--out $(OUT)) \
 	  $(if $(NAME),--name $(NAME)) $(ARGS)
+
+## measure-tp-counts: article 2's collectives counted through a whole training step (the
+## reduction of the gradients sequence parallelism leaves partial, and the optimizer's update) on
+## t = 2, 4 and 8 gloo ranks, every gradient checked against the whole layer's; replaces
+## data/measurements/tp-counts-gloo.json (tp-13 shows it)
+measure-tp-counts: $(MEASURE_READY)
+	$(BIN)/python -m measure.tp_counts
 
 ## lab: open the notebooks in JupyterLab (pinned in requirements-lab.txt, installed on first
 ## use), trusted so that their saved SVG figures show; it opens on notebooks/ and serves book/

@@ -32,6 +32,26 @@ page.glue("tpm_before_residual_tp", ", ".join(forward["tp"]["attn.out"]))
 page.glue("tpm_before_residual_sp", ", ".join(forward["sp"]["attn.out"]))
 page.glue("tpm_gathered_at", page.words["typography"]["list_separator"].join(
     m for m, kinds in forward["sp"].items() if "all_gather_into_tensor" in kinds))
+# The whole step on real gloo ranks at several degrees (measure.tp_counts, its own record).
+from measure import tp_counts
+steps = tp_counts.load()
+count_degrees = sorted(steps["degrees"], key=int)
+for place, t in zip(("a", "b", "c"), count_degrees):
+    page.glue(f"tpc_t_{place}", int(t))
+for key in ("batch", "seq_len", "hidden"):
+    page.glue(f"tpc_{key}", steps["shape"][key])
+kinds = {t: {plan: tp_counts.by_pass_and_kind(steps["degrees"][t][plan]["collectives"])
+             for plan in tp_analysis.PLANS} for t in count_degrees}
+step_events = [e for t in count_degrees for e in steps["degrees"][t]["sp"]["collectives"]
+               if e["pass"] == "step"]
+page.glue("tpc_tp_count", sum(kinds[count_degrees[0]]["tp"].values()))
+assert all(kinds[t] == kinds[count_degrees[0]] for t in count_degrees)   # the prose: "at every t"
+page.glue("tpc_sp_step", kinds[count_degrees[0]]["sp"].get("step:all_reduce", 0))
+page.glue("tpc_norm_bytes", max((e["in_bytes"] for e in step_events), default=0))
+page.glue("tpc_max_difference", max(max(steps["degrees"][t][plan]["gradient_differences"].values())
+                                    for t in count_degrees for plan in tp_analysis.PLANS),
+          1, scientific_notation=True)
+page.glue("tpc_parameters", len(steps["degrees"][count_degrees[0]]["tp"]["gradient_differences"]))
 page.glue("tpm_max_difference", max(max(record["correctness"][plan].values())
                                     for plan in tp_analysis.PLANS), 1, scientific_notation=True)
 page.glue("tpm_p_gflops", peak["flops_per_s"] / 1e9, 1)
@@ -137,6 +157,18 @@ for plan in ("sp", "tp"):
 page.table(["tp_pass", "tp_module", "plan_tp", "plan_sp"],
            [[page.word(step_pass), f"`{module}`", *(plans.get(plan, "–") for plan in ("tp", "sp"))]
             for (step_pass, module), plans in by_step.items()])
+
+# %% table-step-counts [remove-input]
+def kinds_text(found: dict, step_pass: str) -> str:
+    """"`kind` × n" for each kind of collective a pass issued, or a dash."""
+    return ", ".join(f"`{key.split(':')[1]}` × {n}" for key, n in found.items()
+                     if key.startswith(step_pass + ":")) or "–"
+
+
+page.table(["t", "tp_pass", "plan_tp", "plan_sp"],
+           [[int(t), page.word(step_pass), *(kinds_text(kinds[t][plan], step_pass)
+                                              for plan in ("tp", "sp"))]
+            for t in count_degrees for step_pass in ("forward", "backward", "step")])
 
 # %% table-sweep [remove-input]
 t = env["world_size"]
