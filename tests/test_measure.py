@@ -1091,3 +1091,25 @@ def test_every_thread_of_the_ranks_on_a_host_counts_against_its_cores():
     assert not worker.oversubscribed(ranks, "a", 16, 1)
     assert not worker.oversubscribed([{"host": "a", "threads": None}] * 2, "a", 2, 1)
     assert worker.process_threads() >= 1
+
+
+@pytest.mark.parametrize("lang", ["zh", "es", "it", "en"])
+def test_split_08_opens_with_a_short_summary_and_folds_its_method(lang):
+    """Issue 50, item 8: the page opens, under its title, with a summary a reader gets through
+    (at most 150 words as rendered, numbers in place; 300 characters in Chinese, about as long
+    to read), and the method's details (the shapes, the fit, the trace, the held-out
+    prediction) fold."""
+    import nbformat
+    from prose import GLUE_ROLE, glued, markdown_cells
+    path = ROOT / "notebooks" / lang / "split-08-executed.ipynb"
+    values = glued(nbformat.read(path, as_version=4))
+    cells = markdown_cells(path)
+    opening = cells[0]
+    start = opening.index("```{admonition}")
+    summary = opening[start:opening.index("\n```", start + 3)].split("\n", 2)[2]
+    summary = GLUE_ROLE.sub(lambda m: str(values[m[1]]), summary)
+    summary = re.sub(r"\{doc\}`[^`]*`", "X", summary)
+    size = len(re.sub(r"\s", "", summary)) if lang == "zh" else len(summary.split())
+    assert 0 < size <= (300 if lang == "zh" else 150), f"{lang}: the summary is {size} long"
+    page = "\n".join(cells)
+    assert page.count(":::{dropdown}") >= 4, f"{lang}: the method's details do not fold"
