@@ -12,7 +12,8 @@ from measure import analysis
 from model import tensor_parallel as tp
 from model.units import ring_factor
 
-SCHEMA = "measure-tp/3"   # 2: the environment of measure/2 (threads, pinning, GPU); 3: the b·s sweep
+SCHEMA = "measure-tp/4"   # 2: the environment of measure/2 (threads, pinning, GPU); 3: the b·s sweep;
+#                           4: heads that follow h (head_width, min_heads)
 #: The record from this project's machine that the book shows.
 COMMITTED = "tp-cpu-gloo-2x1"
 #: The plans a record holds: Megatron's tensor parallelism, and with sequence parallelism.
@@ -187,7 +188,8 @@ def check_record(record: dict) -> dict:
         analysis.check_gpu_fields(environment, need)
     protocol = need(record, "protocol", "record")
     for key in ("batch", "seq_len", "hidden", "count_hidden", "token_hidden", "token_seq_lens",
-                "warmup", "repeats", "dtype", "bytes_per_value", "heads", "quick"):
+                "warmup", "repeats", "dtype", "bytes_per_value", "heads", "head_width", "min_heads",
+                "quick"):
         need(protocol, key, "protocol")
     for plan in PLANS:
         for key in ("output", "input_grad"):

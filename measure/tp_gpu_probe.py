@@ -116,7 +116,7 @@ def main(argv=None, plan: dict = PLAN, device: str = "cuda") -> int:
     if where.type == "cuda":
         torch.cuda.set_device(where)
     record = {"schema": tp_analysis.GPU_PROBE_SCHEMA, "environment": environment(where),
-              "protocol": {**plan, "min_sample_ms": MIN_SAMPLE_MS, "heads": tp_layer.HEADS,
+              "protocol": {**plan, "min_sample_ms": MIN_SAMPLE_MS, "heads": {str(h): tp_layer.heads_for(h) for h in plan["hidden"]},
                            "mlp_factor": tp_layer.MLP_FACTOR,
                            "bytes_per_value": torch.tensor([], dtype=DTYPES[plan["dtype"]])
                            .element_size(), "timer": "CUDA events" if where.type == "cuda"

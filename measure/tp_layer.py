@@ -29,8 +29,16 @@ from torch.distributed.tensor.debug import CommDebugMode
 from torch.distributed.tensor.parallel import (ColwiseParallel, RowwiseParallel,
                                                SequenceParallel, parallelize_module)
 
-#: Attention heads of the layer; every degree t used here divides it.
-HEADS = 8
+#: The width of one attention head, where h allows it (as in GPT-3 and Llama: 128 values), and
+#: the fewest heads a layer has, so that every degree t used here (up to 8) divides them.
+HEAD_WIDTH = 128
+MIN_HEADS = 8
+
+
+def heads_for(hidden: int) -> int:
+    """The layer's attention heads at width ``hidden``: h/HEAD_WIDTH, at least MIN_HEADS (so a
+    narrow layer has narrower heads: 8 of 32 values at h = 256)."""
+    return max(MIN_HEADS, hidden // HEAD_WIDTH)
 #: The MLP's inner width, in multiples of h (the article's 4h).
 MLP_FACTOR = 4
 
@@ -66,8 +74,9 @@ class MLP(nn.Module):
 
 
 class Layer(nn.Module):
-    def __init__(self, hidden: int, heads: int = HEADS):
+    def __init__(self, hidden: int, heads: int | None = None):
         super().__init__()
+        heads = heads_for(hidden) if heads is None else heads
         self.norm1, self.attn = nn.LayerNorm(hidden), Attention(hidden, heads)
         self.norm2, self.mlp = nn.LayerNorm(hidden), MLP(hidden)
 

@@ -249,7 +249,8 @@ def main(argv=None) -> int:
                           "token_seq_lens", "warmup", "repeats")}
             | {"dtype": plan["dtype"],
                "bytes_per_value": torch.empty(0, dtype=DTYPES[plan["dtype"]]).element_size(),
-               "heads": tp_layer.HEADS,
+               "heads": tp_layer.heads_for(plan["count_hidden"]),
+               "head_width": tp_layer.HEAD_WIDTH, "min_heads": tp_layer.MIN_HEADS,
                "mlp_factor": tp_layer.MLP_FACTOR, "quick": args.quick,
                "baseline": "the whole layer on rank 0 alone, with the same threads per rank"},
             "correctness": {"tp": correctness(ranks, plan, False),

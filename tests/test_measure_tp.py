@@ -79,7 +79,7 @@ def synthetic(t=2):
             "protocol": {"batch": B, "seq_len": S, "hidden": [64, 128], "count_hidden": H,
                          "token_hidden": H, "token_seq_lens": [S, 4 * S],
                          "warmup": 1, "repeats": 3, "dtype": "float32", "bytes_per_value": D,
-                         "heads": 8, "quick": True},
+                         "heads": 8, "head_width": 128, "min_heads": 8, "quick": True},
             "correctness": {plan: {"output": 0.0, "input_grad": 0.0} for plan in ("tp", "sp")},
             "collectives": {
                 "tp": [allreduce("forward", "a"), allreduce("forward", "b"),
@@ -450,6 +450,17 @@ def test_a_shares_floor_does_not_grow_with_its_tokens_on_the_h200():
 
 
 # ---- issue 50, item 6: the whole step, counted on real gloo ranks at t = 2, 4 and 8 ---------
+
+def test_heads_follow_the_hidden_width():
+    """Heads of 128 values where h allows, never fewer than 8 (every degree up to 8 divides
+    them): h = 256 has 8 heads of 32, h = 1024 has 8 of 128, h = 8192 has 64 of 128 (by hand),
+    and the layer is built so."""
+    need_torch()
+    from measure import tp_layer
+    assert [tp_layer.heads_for(h) for h in (64, 256, 1024, 2048, 8192)] == [8, 8, 8, 16, 64]
+    assert tp_layer.build(2048).attn.head_width == 128
+    assert tp_layer.build(256).attn.head_width == 32
+
 
 def test_the_committed_counts_cover_a_whole_step_at_every_degree():
     """measure.tp_counts's record, against counts derived by hand for b = 2, s = 16, h = 64 in

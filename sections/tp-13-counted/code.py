@@ -14,7 +14,8 @@ page.glue("tpm_device_name", env["device_name"])
 page.glue("tpm_ranks", env["world_size"])
 page.glue("tpm_threads", env["threads_per_rank"])
 page.glue("tpm_torch_version", env["torch_version"])
-for key in ("batch", "seq_len", "count_hidden", "bytes_per_value", "heads", "warmup", "repeats"):
+for key in ("batch", "seq_len", "count_hidden", "bytes_per_value", "heads", "head_width",
+            "min_heads", "warmup", "repeats"):
     page.glue(f"tpm_{key}", protocol[key])
 page.glue("tpm_article_count", counts["article"]["count"])
 page.glue("tpm_message_bytes", counts["article"]["message_bytes"])
