@@ -24,7 +24,9 @@ HYPHENATED_NAME = re.compile(r"[A-Za-z]+-[0-9]+")   # GPT-3, Llama-2: names, not
 DIMENSION = re.compile(r"[0-9]+\s*[×x]\s*[0-9]+")
 YEAR = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
 NUMBER = re.compile(r"(?<![A-Za-z_0-9])[0-9]+(?:[.,][0-9]+)*")
-MATH_CONSTANTS = {"1", "2", "4", "6", "18", "72"}   # the articles' formulas' constants; 6 of s/(6h)
+#: The articles' formulas' constants (6 of s/(6h)), and those of tp-04's derivation of
+#: 72·b·s·h²: 12·h² weights (3h² + h² + 4h² + 4h²), 24 forward and 48 backward.
+MATH_CONSTANTS = {"1", "2", "3", "4", "6", "12", "18", "24", "48", "72"}
 
 
 def markdown_cells(path: pathlib.Path) -> list:

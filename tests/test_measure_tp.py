@@ -506,3 +506,25 @@ def test_a_step_counted_now_reduces_every_partial_gradient(tmp_path):
     sp = tp_counts.check_record(json.loads(out.read_text(encoding="utf-8")))["degrees"]["2"]["sp"]
     assert tp_counts.by_pass_and_kind(sp["collectives"])["step:all_reduce"] == 4
     assert max(sp["gradient_differences"].values()) < 1e-4
+
+
+def test_whether_the_all_reduce_times_grow_steadily_is_read_from_the_record(tmp_path):
+    """tp-13's sentence on the all-reduce times over h is decided by the record: the committed
+    one's (1.96, 5.29, 2.36 … ms) do not grow steadily; the same record with its times sorted
+    does, and the page then says so."""
+    import json as json_module
+    from test_notebook_code import execute_in_process
+    from words import edition
+    words = edition("en")["words"]
+    notebook = ROOT / "notebooks" / "en" / "tp-13-counted.ipynb"
+    record = tp_analysis.load()
+    shown = execute_in_process(notebook, {"record_name": tp_analysis.COMMITTED})["page"].glued
+    expected = "tpm_comm_steady" if sorted(record["sweep"]["comm_ms"]) == record["sweep"]["comm_ms"] \
+        else "tpm_comm_unsteady"
+    assert shown.tpm_comm_growth == words[expected]
+    steady = copy.deepcopy(record)
+    steady["sweep"]["comm_ms"] = sorted(steady["sweep"]["comm_ms"])
+    path = tmp_path / "steady.json"
+    path.write_text(json_module.dumps(steady), encoding="utf-8")
+    shown = execute_in_process(notebook, {"record_name": str(path)})["page"].glued
+    assert shown.tpm_comm_growth == words["tpm_comm_steady"]

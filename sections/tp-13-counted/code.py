@@ -69,6 +69,10 @@ page.glue("tpm_predicted_ratio_last", last["predicted_ratio"], 3)
 page.glue("tpm_comm_first_ms", first["comm_ms"], 1)
 page.glue("tpm_predicted_comm_first_ms", first["predicted_comm_ms"], 2)
 page.glue("tpm_comm_factor_first", first["comm_ms"] / first["predicted_comm_ms"], 0)
+from measure.analysis import rises_steadily
+page.glue("tpm_comm_growth", page.word(
+    "tpm_comm_steady" if rises_steadily(record["sweep"]["hidden"], record["sweep"]["comm_ms"])
+    else "tpm_comm_unsteady"))
 page.glue("tpm_comm_factor_last", last["comm_ms"] / last["predicted_comm_ms"], 1)
 page.glue("tpm_calc_first_ms", first["calc_ms"], 1)
 page.glue("tpm_rest_p10_first_ms", first["rest_p10_ms"], 1)
