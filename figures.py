@@ -11,12 +11,15 @@ import contextlib
 import functools
 import hashlib
 import io
+import pathlib
 import re
 import warnings
 
 from model.split import one_device_ms, split_ms
 from model.tensor_parallel import RING_EXAMPLE_DEVICES
 from model.units import BYTES_PER_GB
+from words import LANGUAGES
+from words import edition as words_of
 
 # Okabe–Ito colour-blind-safe palette.
 COLOURS = {"one": "#0072B2", "two": "#D55E00", "bound": "#009E73", "grey": "#666666"}
@@ -136,12 +139,25 @@ def _log_ticks_as_text(fig) -> None:
     _relabel_ticks(fig, (LogFormatter,), _as_text)
 
 
+#: The Chinese font of the worded figures: Debian's fonts-wqy-microhei, which
+#: tools/system-packages.sh installs for the PDFs too. Registered by its file, so that the figure
+#: does not depend on what matplotlib's font cache found when it was built; where it is absent,
+#: a Chinese word is a missing glyph, which ``drawn`` turns into an error.
+CJK_FONT = pathlib.Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+WORDED_FONTS = ["DejaVu Sans", "WenQuanYi Micro Hei"]
+
+
+@functools.cache
 def _matplotlib():
     """matplotlib, with its Figure and SVG canvas imported (not pyplot: the book's figures are
-    made and drawn without its global state, its interactive backends or its raster renderer)."""
+    made and drawn without its global state, its interactive backends or its raster renderer),
+    and CJK_FONT registered where it exists."""
     import matplotlib
     import matplotlib.backends.backend_svg
     import matplotlib.figure
+    import matplotlib.font_manager
+    if CJK_FONT.is_file():
+        matplotlib.font_manager.fontManager.addfont(str(CJK_FONT))
     return matplotlib
 
 
@@ -154,19 +170,24 @@ def new_figure(panels: int = 1, figsize=None):
     return fig, fig.subplots(panels, 1)
 
 
-def figure(draw=None, *, panels: int = 1):
+def figure(draw=None, *, panels: int = 1, worded: bool = False):
     """Make ``draw(results, fig, ax)`` return the figure as deterministic SVG text.
 
     The drawing runs in the book's style (see ``drawn``); ``ax`` is a list when ``panels``
-    > 1. The returned function takes the results and a decimal mark ("." or ",").
+    > 1. The returned function takes the results, a decimal mark ("." or ",") and the
+    edition's language. A ``worded`` figure says something in words (a legend): it is drawn
+    as ``draw(results, fig, ax, say)``, ``say(key)`` giving the edition's words
+    (words/<lang>.toml [figure_words]), in the edition's own notation, one file per edition.
     """
     if draw is None:
-        return functools.partial(figure, panels=panels)
+        return functools.partial(figure, panels=panels, worded=worded)
 
     @functools.wraps(draw)
-    def svg(results: dict, decimal_mark: str = ".") -> str:
+    def svg(results: dict, decimal_mark: str = ".", lang: str = "en") -> str:
+        if worded:
+            return editions(svg, results, (lang,))[lang]
         return variants(svg, results, (decimal_mark,))[decimal_mark]
-    svg.draw, svg.panels = draw, panels
+    svg.draw, svg.panels, svg.worded = draw, panels, worded
     return svg
 
 
@@ -199,6 +220,17 @@ def _stable_ids(svg: str) -> str:
     return _MATPLOTLIB_ID.sub(lambda found: names.get(found.group(0), found.group(0)), svg)
 
 
+def editions(figure_function, data: dict, languages=tuple(LANGUAGES)) -> dict:
+    """A worded figure as SVG text in each of ``languages``, by language: its words and its
+    decimal mark the edition's own."""
+    texts = {}
+    for lang in languages:
+        mark = words_of(lang)["typography"]["decimal_mark"]
+        with drawn(figure_function, data, mark, lang) as fig:
+            texts[lang] = _svg_text(fig)
+    return texts
+
+
 def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS)) -> dict:
     """One figure (a function of ``FIGURES``) as SVG text in each of ``decimal_marks``, by mark,
     each drawn afresh in its own notation."""
@@ -210,7 +242,7 @@ def variants(figure_function, data: dict, decimal_marks=tuple(DECIMAL_MARKS)) ->
 
 
 @contextlib.contextmanager
-def drawn(figure_function, results: dict, decimal_mark: str = "."):
+def drawn(figure_function, results: dict, decimal_mark: str = ".", lang: str = "en"):
     """The matplotlib Figure of one of the book's figures (a function of ``FIGURES``), drawn
     for ``results`` in the book's style and notation, for the block to read or save.
 
@@ -220,10 +252,20 @@ def drawn(figure_function, results: dict, decimal_mark: str = "."):
     if decimal_mark not in DECIMAL_MARKS:
         raise ValueError(f"decimal_mark must be one of {', '.join(map(repr, DECIMAL_MARKS))}; "
                          f"got {decimal_mark!r}")
-    with warnings.catch_warnings(), _matplotlib().rc_context(STYLE):
+    with warnings.catch_warnings(), _matplotlib().rc_context(STYLE), \
+            contextlib.ExitStack() as stack:
         warnings.filterwarnings("error", message=r"Glyph .* missing from font")
+        worded = getattr(figure_function, "worded", False)
+        if worded:
+            # the edition's words in matplotlib's own DejaVu Sans, and the Chinese ones in the
+            # font the PDFs use (CJK_FONT), glyph by glyph where DejaVu Sans has none
+            stack.enter_context(_matplotlib().rc_context({"font.family": WORDED_FONTS}))
         fig, ax = new_figure(figure_function.panels)
-        figure_function.draw(results, fig, ax)
+        if worded:
+            said = words_of(lang)["figure_words"]
+            figure_function.draw(results, fig, ax, lambda key: said[key])
+        else:
+            figure_function.draw(results, fig, ax)
         _lean_log_axes(fig)
         _log_ticks_as_text(fig)
         _localise(fig, decimal_mark)
@@ -371,16 +413,17 @@ def figure_tp_layer_time(results: dict, fig, ax) -> None:
         a.set_xlabel("t")
 
 
-@figure(panels=2)
-def figure_tp_efficiency(results: dict, fig, ax) -> None:
-    """E(t) and the communication share against t: the article's model and ring all-reduce."""
+@figure(panels=2, worded=True)
+def figure_tp_efficiency(results: dict, fig, ax, say) -> None:
+    """E(t) and the communication share against t: the article's model and ring all-reduce,
+    its lines named in the edition's words."""
     rows = results["tensor_parallel"]["sweeps"]["versus_t"]
     t = [row["t"] for row in rows]
-    for key, colour, label in (("efficiency", COLOURS["two"], "4·b·s·h·d/B"),
-                               ("ring_efficiency", COLOURS["one"], "2(t−1)/t · 4·b·s·h·d/B")):
+    for key, colour, label in (("efficiency", COLOURS["two"], say("tp_source_model")),
+                               ("ring_efficiency", COLOURS["one"], say("tp_ring"))):
         ax[0].plot(t, [row[key] for row in rows], color=colour, label=label)
     ax[0].plot(t, [row["standard_efficiency"] for row in rows], color=COLOURS["grey"],
-               linestyle=":", label="T(1)/(t·T(t))")
+               linestyle=":", label=say("tp_speedup_over_t"))
     ax[0].axhline(0.5, color=COLOURS["grey"], linewidth=0.8)
     t_star = results["tensor_parallel"]["critical"]["t_star"]
     if t[0] <= t_star <= t[-1]:   # the critical degree, where the article's E(t) falls to one half
@@ -445,24 +488,29 @@ def figure_gustafson(results: dict, fig, ax) -> None:
     ax.set_ylim(0, n[-1])
 
 
-@figure
-def figure_training_ledger(results: dict, fig, ax) -> None:
-    """The 30-day scenario as stacked days: one device against N devices under Amdahl's law."""
+@figure(worded=True)
+def figure_training_ledger(results: dict, fig, ax, say) -> None:
+    """The 30-day scenario as stacked days: one device against N devices under Amdahl's law,
+    with a legend naming each part in the edition's words."""
     ledger = results["parallel_theory"]["ledger_days"]
     n = results["parameters"]["th_devices"]
-    fig.set_size_inches(FIGSIZE[1][0], 2.3)
+    fig.set_size_inches(FIGSIZE[1][0], 3.0)
     ax.grid(False)
-    colours = {"forward": COLOURS["one"], "backward": "#56B4E9", "optimizer": COLOURS["grey"],
+    # each at least 3:1 against the page, the legend's swatches too (tests/test_data.py)
+    colours = {"forward": COLOURS["one"], "backward": COLOURS["bound"], "optimizer": COLOURS["grey"],
                "communication": COLOURS["two"]}
     for y, key in ((1, "one_device_days"), (0, "n_devices_days")):
         left = 0.0
         for part, days in ledger.items():
-            ax.barh(y, days[key], left=left, color=colours[part], edgecolor="white")
+            ax.barh(y, days[key], left=left, color=colours[part], edgecolor="white",
+                    label=say(f"ledger_{part}") if y == 1 else None)
             left += days[key]
         ax.annotate(f"{left:.3g}", (left, y), xytext=(4, 0), textcoords="offset points",
                     va="center")
     ax.set_yticks([0, 1], [f"N = {n}", "N = 1"])
     ax.set_xlabel("d")
+    ax.set_ylim(-0.5, 2.6)                  # room above the bars for the legend
+    ax.legend(loc="upper center", ncols=2, frameon=False)
 
 
 def drawn_arrow(ax, start, end, colour=COLOURS["grey"], width=1.5, head=14) -> None:

@@ -562,5 +562,5 @@ class Page:
         The SVG text is displayed as it is (IPython's SVG class would re-serialise it), so at
         the default parameters it is byte for byte the file regenerate.py writes to data/."""
         svg_text = draw(self.results if data is None else data,
-                        self.words["typography"]["decimal_mark"])
+                        self.words["typography"]["decimal_mark"], lang=self.lang)
         display({"image/svg+xml": svg_text}, raw=True)

@@ -15,7 +15,7 @@ import sys
 
 import atomic
 from experiment import DEFAULTS, RANGES, SPECS, claims, run, to_json
-from figures import DECIMAL_MARKS, FIGURES, variants
+from figures import DECIMAL_MARKS, FIGURES, editions, variants
 from measure import analysis, tp_analysis
 from measure.figure import MEASURED_FIGURES, figure_measured, figure_tp_measured
 from model.units import readable
@@ -24,7 +24,9 @@ from model.units import readable
 def artefacts(results: dict) -> dict:
     """Every file of data/ by name, as text: the results, the claims (at the defaults), the
     figures, and the figures of the committed measurement records (data/measurements/). A
-    figure gets a second file, with the decimal comma, only where the comma changes it."""
+    figure gets a second file, with the decimal comma, only where the comma changes it; a worded
+    figure (its legend in words) gets one file per edition, the English one under its plain
+    name and the others as <name>.<lang>.svg."""
     files = {"results.json": to_json(results)}
     if results["parameters"] == DEFAULTS:
         counted = tp_analysis.ledger_values(tp_analysis.load())   # PyTorch's count (tp-13)
@@ -33,8 +35,12 @@ def artefacts(results: dict) -> dict:
                figure_tp_measured: tp_analysis.figure_data(tp_analysis.load())}
     drawings = [(name, draw, records[draw]) for name, draw in MEASURED_FIGURES.items()]
     drawings += [(name, draw, results) for name, draw in FIGURES.items()]
-    drawn = [variants(draw, data) for _, draw, data in drawings]
-    for (name, _, _), texts in zip(drawings, drawn):
+    for name, draw, data in drawings:
+        if getattr(draw, "worded", False):
+            for lang, text in editions(draw, data).items():
+                files[name if lang == "en" else name.replace(".svg", f".{lang}.svg")] = text
+            continue
+        texts = variants(draw, data)
         point, comma = texts["."], texts[","]
         files[name] = point
         if comma != point:

@@ -39,18 +39,27 @@ def copy_of_data(folder):
     return folder
 
 
-def test_data_holds_every_figure_and_only_the_comma_variants_needed():
+#: A figure's file for an edition: the comma variant, or a worded figure's own edition's file.
+EDITION_SUFFIX = re.compile(r"\.(decimal-comma|zh|es|it)(?=\.svg$)")
+
+
+def test_data_holds_every_figure_and_only_the_variants_needed():
     """data/ holds the file of each figure the code names (figures.FIGURES, and the committed
-    records' figures of measure/figure.py), each figure's comma variant where it has one, and
-    nothing else."""
+    records' figures of measure/figure.py), each figure's comma variant where it has one, a
+    worded figure's file for each other edition, and nothing else."""
     files = set(snapshot(ROOT / "data"))
     named = {*figures.FIGURES, *MEASURED_FIGURES}
-    comma = files - named - {"results.json", "claims.json"}
+    others = files - named - {"results.json", "claims.json"}
     assert named <= files, f"data/ lacks {sorted(named - files)}: run `make data`"
-    # es and it get their own file only where the decimal comma changes the figure; E(t) has
-    # decimal tick labels (0.2 … 1.0), so it has one.
-    assert "fig_tp_efficiency.decimal-comma.svg" in comma
-    stray = sorted(name for name in comma if name.replace(".decimal-comma", "") not in named)
+    # es and it get their own file only where the decimal comma changes the figure (the log
+    # axes' powers do not); a figure with words (its legend) has one per edition.
+    assert "fig_versus_c.decimal-comma.svg" in others
+    worded = {name for name, draw in figures.FIGURES.items() if draw.worded}
+    assert worded == {"fig_tp_efficiency.svg", "fig_training_ledger.svg"}
+    for name in worded:
+        assert {name.replace(".svg", f".{lang}.svg") for lang in ("zh", "es", "it")} <= others
+        assert name.replace(".svg", ".decimal-comma.svg") not in files
+    stray = sorted(name for name in others if EDITION_SUFFIX.sub("", name) not in named)
     assert not stray, f"data/ holds {stray}, of no figure of figures.FIGURES or measure/figure.py"
 
 
@@ -185,11 +194,11 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
 def test_a_missing_glyph_fails_the_figure():
     @figures.figure
-    def chinese_title(results, fig, ax):
-        ax.set_title("带宽")  # CJK is not in the figures' font (their text is language-neutral)
+    def hieroglyph_title(results, fig, ax):
+        ax.set_title("\U00013000")  # in neither of the figures' fonts (Latin, and Chinese)
 
     with pytest.raises(UserWarning, match="Glyph .* missing"):
-        chinese_title({})
+        hieroglyph_title({})
 
 
 def svg_outputs(notebook: pathlib.Path) -> list:
@@ -207,7 +216,8 @@ def svg_outputs(notebook: pathlib.Path) -> list:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_figure_the_book_shows_is_a_file_of_data_in_the_editions_notation(lang):
     """At the default parameters a notebook's figure is byte for byte a file of data/: the
-    decimal-comma file where one exists for es and it, the plain one otherwise."""
+    edition's own file of a worded figure, else the decimal-comma file where one exists for es
+    and it, else the plain one."""
     data = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "data").glob("*.svg")}
     comma = lang in ("es", "it")
     shown = [svg for nb in sorted((ROOT / "notebooks" / lang).glob("*.ipynb")) for svg in svg_outputs(nb)]
@@ -215,9 +225,10 @@ def test_every_figure_the_book_shows_is_a_file_of_data_in_the_editions_notation(
     for svg in shown:
         names = [name for name, text in data.items() if text == svg]
         assert names, "a figure in the notebooks is not in data/: run `make data` and `make notebooks`"
-        plain = names[0].replace(".decimal-comma", "")
-        expected = plain.replace(".svg", ".decimal-comma.svg") if comma and \
-            plain.replace(".svg", ".decimal-comma.svg") in data else plain
+        plain = EDITION_SUFFIX.sub("", names[0])
+        own = plain.replace(".svg", f".{lang}.svg")
+        expected = own if own in data else plain.replace(".svg", ".decimal-comma.svg") \
+            if comma and plain.replace(".svg", ".decimal-comma.svg") in data else plain
         assert names == [expected], (names, expected)
 
 
@@ -226,13 +237,13 @@ def test_decimal_comma_figures_use_the_comma_in_their_tick_labels():
     before its glyph paths, so the tick labels of E(t) read 0.2 … 1.0 in one file and 0,2 … 1,0
     in the other, and no label keeps the other mark."""
     labels = {}
-    for name in ("fig_tp_efficiency.svg", "fig_tp_efficiency.decimal-comma.svg"):
+    for name in ("fig_tp_efficiency.svg", "fig_tp_efficiency.es.svg"):
         text = (ROOT / "data" / name).read_text(encoding="utf-8")
         labels[name] = set(re.findall(r"<!-- (\d+[.,]\d+) -->", text))
     assert {"0.2", "0.4", "0.6", "0.8", "1.0"} <= labels["fig_tp_efficiency.svg"]
-    assert {"0,2", "0,4", "0,6", "0,8", "1,0"} <= labels["fig_tp_efficiency.decimal-comma.svg"]
+    assert {"0,2", "0,4", "0,6", "0,8", "1,0"} <= labels["fig_tp_efficiency.es.svg"]
     assert not any("," in label for label in labels["fig_tp_efficiency.svg"])
-    assert not any("." in label for label in labels["fig_tp_efficiency.decimal-comma.svg"])
+    assert not any("." in label for label in labels["fig_tp_efficiency.es.svg"])
 
 
 def test_log_axes_write_their_powers_as_text():
@@ -280,12 +291,17 @@ NOTATION_WORDS = {"max", "comm", "calc", "ReLU"}   # ReLU: the activation, named
 
 
 def test_no_figure_writes_a_word_of_one_language():
-    """The figures are shared by the four editions (only their decimal mark differs), so they
-    write symbols, numbers and units, no word of any language: every run of three or more
-    Latin letters in a label is notation (a figure said "V (bytes)" and "all-reduce (ms)",
-    English in the zh, es and it editions). matplotlib writes each label's text in a comment."""
+    """The figures shared by the four editions (only their decimal mark differs) write symbols,
+    numbers and units, no word of any language: every run of three or more Latin letters in a
+    label is notation (a figure said "V (bytes)" and "all-reduce (ms)", English in the zh, es
+    and it editions). matplotlib writes each label's text in a comment. A worded figure, drawn
+    once per edition, is the exception (test_a_worded_figure_speaks_its_editions_words)."""
+    worded = {EDITION_SUFFIX.sub("", p.name).split(".")[0] for p in (ROOT / "data").glob("*.svg")
+              if EDITION_SUFFIX.search(p.name) and "decimal-comma" not in p.name}
     words = {}
     for path in sorted((ROOT / "data").glob("*.svg")):
+        if path.name.split(".")[0] in worded:
+            continue
         for label in re.findall(r"<!-- (.*?) -->", path.read_text(encoding="utf-8")):
             for word in re.findall(r"[A-Za-z]{3,}", label):
                 if word not in NOTATION_WORDS:
@@ -359,3 +375,22 @@ def test_an_axis_offset_is_kept_with_the_comma():
     for mark in figures.DECIMAL_MARKS:
         comments = re.findall(r"<!-- (.*?) -->", near_100_000({}, mark))
         assert "+1e5" in comments, (mark, comments)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_worded_figure_speaks_its_editions_words(lang):
+    """Issue 49, item 5: tp-05's E(t) and theory-04's ledger name their lines and parts in the
+    edition's words (words/<lang>.toml [figure_words]), each edition's file its own: every word
+    of the edition's legend is written in it (matplotlib keeps each text in a comment), and no
+    legend word of another edition that this one does not share."""
+    from words import edition
+    said = {other: set(edition(other)["figure_words"].values()) for other in LANGUAGES}
+    for name, draw in figures.FIGURES.items():
+        if not draw.worded:
+            continue
+        path = ROOT / "data" / (name if lang == "en" else name.replace(".svg", f".{lang}.svg"))
+        texts = set(re.findall(r"<!-- (.*?) -->", path.read_text(encoding="utf-8")))
+        own = {w for w in said[lang] if w in texts}
+        assert own, f"{path.name} writes none of the {lang} legend"
+        foreign = {w for other in LANGUAGES if other != lang for w in said[other] - said[lang]}
+        assert not texts & foreign, f"{path.name} writes {sorted(texts & foreign)}"

@@ -13,7 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 ALLOWED = {
     "model": {"model"},
     "experiment": {"model"},
-    "figures": {"atomic", "model"},
+    "figures": {"atomic", "model", "words"},     # a worded figure's legend (issue 49)
     "measure.analysis": {"atomic", "experiment", "model"},
     "measure.figure": {"figures"},
     "present": {"words", "model"},

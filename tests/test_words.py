@@ -20,7 +20,8 @@ from words import FOLDER, LANGUAGES, edition, figure_descriptions
 
 IDS = [row["id"] for row in SOURCE_CLAIMS + MEASURED_CLAIMS]
 #: The tables whose keys every edition must translate, all of them.
-TRANSLATED = ("edition", "parts", "typography", "words", "units", "flag_titles", "panel")
+TRANSLATED = ("edition", "parts", "typography", "words", "units", "flag_titles", "panel",
+              "figure_words")
 #: A number written by hand: digits free on both sides (not part of a name such as A100, FP16,
 #: ZeRO-2 or t1, nor of a term such as 175B, 4k or 600e9), or digits around a decimal or
 #: thousands mark. Years of a citation ("et al., 2022", "等，2022") are names too.
