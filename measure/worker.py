@@ -539,6 +539,15 @@ def last_level_cache_bytes(device: torch.device,
     return sizes[max(sizes)] if sizes else None
 
 
+def sweep_floats(plan_floats: list, step_floats: int) -> list:
+    """The all-reduce sweep's message sizes, in floats: the plan's, the step's own V, and, where
+    V lies past the plan's largest (a GPU's rows scaled up for C), four times V as well, so that
+    the held-out V always lies between fitted sizes: its check interpolates, it never
+    extrapolates past the sizes measured."""
+    extra = {4 * step_floats} if step_floats >= max(plan_floats) else set()
+    return sorted(set(plan_floats) | {step_floats} | extra)
+
+
 def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
     """All-reduce times over message sizes, and ℓ and B fitted to their medians.
 
@@ -546,9 +555,9 @@ def measure_allreduce(ranks: Ranks, plan: dict) -> dict:
     the skew with which ranks leave the barrier does not swamp a short transfer; each call sums
     a buffer of its own, the next of a pool (``pool_size``, ``in_turn``) whose buffers hold
     zeros (summing them never overflows) and are made before the timer starts. The step's own
-    message, V, is one of the sizes."""
+    message, V, is one of the sizes, and lies between two others (``sweep_floats``)."""
     step_floats = plan["shapes"]["rows"] * plan["shapes"]["d_out"]
-    floats_list = sorted(set(plan["allreduce_floats"]) | {step_floats})
+    floats_list = sweep_floats(plan["allreduce_floats"], step_floats)
     pools = {floats: [torch.zeros(floats, dtype=torch.float32, device=ranks.device)
                       for _ in range(pool_size(4 * floats))] for floats in floats_list}
     samples = ranks.timed({floats: (in_turn(dist.all_reduce, pool), True)

@@ -1113,3 +1113,16 @@ def test_split_08_opens_with_a_short_summary_and_folds_its_method(lang):
     assert 0 < size <= (300 if lang == "zh" else 150), f"{lang}: the summary is {size} long"
     page = "\n".join(cells)
     assert page.count(":::{dropdown}") >= 4, f"{lang}: the method's details do not fold"
+
+
+def test_the_held_out_message_always_lies_between_fitted_sizes():
+    """Issue 50, item 4: on this machine V = 2¹⁷ floats lies inside the plan's sizes (2⁸ … 2²²)
+    and nothing is added; on a GPU, whose rows are scaled up until C lasts 5 ms, V = 2²⁵ floats
+    (128 MiB) lay 8× past the largest, and the sweep now also times 4·V = 2²⁷, so that V is
+    bracketed by fitted sizes (by hand)."""
+    need_torch()
+    from measure.worker import FULL, sweep_floats
+    plan = FULL["allreduce_floats"]
+    assert sweep_floats(plan, 2 ** 17) == sorted(set(plan) | {2 ** 17})
+    gpu = sweep_floats(plan, 2 ** 25)
+    assert 2 ** 25 in gpu and 2 ** 27 in gpu and max(plan) < 2 ** 25 < max(gpu)
