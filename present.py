@@ -500,11 +500,10 @@ class Page:
         return vector(values, self.lang)
 
     def glue(self, key: str, value, decimals: int | None = None, *,
-             scientific_notation: bool = False, hundredths: bool = False,
-             exact: bool = False) -> None:
+             scientific_notation: bool = False, hundredths: bool = False) -> None:
         """Glue ``value`` for ``{eval}`g.key``` in the prose: a number rounded to ``decimals``
         (by default the key's entry in ``DECIMALS``, else 0) and to SIGNIFICANT_FIGURES unless
-        ``exact``, a parameter (PARAMETER_KEYS) or a source's "stated" value;
+        a parameter (PARAMETER_KEYS) or a source's "stated" value;
         as m × 10ⁿ if asked; times 100 if ``hundredths``, for a fraction the prose shows in per
         cent, an integer vector (list), text, or ``None`` for a quantity that does not exist for
         these parameters (shown as the word for "none")."""
@@ -512,7 +511,7 @@ class Page:
             decimals = DECIMALS.get(key, 0)
         if hundredths and value is not None:
             value = 100 * value
-        if isinstance(value, float) and not (exact or key in PARAMETER_KEYS or "stated" in key):
+        if isinstance(value, float) and not (key in PARAMETER_KEYS or "stated" in key):
             decimals = prose_decimals(value, decimals)
         if scientific_notation:
             text = scientific(value, decimals, self.lang)

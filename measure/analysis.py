@@ -126,6 +126,13 @@ def crossing(c_ms: list, speedup: list) -> dict:
     return {"c_ms": None, "bracket_c_ms": None, "reason": "the split is slower at every C measured"}
 
 
+def central_interval(values: list) -> list:
+    """The central ``CONFIDENCE`` share of ``values`` (bootstrap draws): its lower and upper
+    percentiles."""
+    ordered, tail = sorted(values), (1 - CONFIDENCE) / 2
+    return [percentile(ordered, tail), percentile(ordered, 1 - tail)]
+
+
 def crossing_interval(record: dict, baseline: str = "one", resamples: int = RESAMPLES,
                       seed: int = SEED) -> dict:
     """Where the C sweep's measured speedup against ``baseline`` crosses 1 (``"one"``: one rank
@@ -148,20 +155,16 @@ def crossing_interval(record: dict, baseline: str = "one", resamples: int = RESA
         at = crossing(c_ms, speedups)["c_ms"]
         if at is not None:
             found.append(at)
-    tail, ordered = (1 - CONFIDENCE) / 2, sorted(found)
     return {"c_ms": point["c_ms"], "reason": point["reason"], "crossed": len(found) / resamples,
-            "interval": [percentile(ordered, tail), percentile(ordered, 1 - tail)]
-            if len(found) > resamples / 2 else None}
+            "interval": central_interval(found) if len(found) > resamples / 2 else None}
 
 
 def median_interval(samples_ms: list, resamples: int = RESAMPLES, seed: int = SEED) -> list:
     """A bootstrap interval of the median of ``samples_ms``: the central ``CONFIDENCE`` share
     of the medians of ``resamples`` draws with replacement (seeded), in ms."""
     draw = random.Random(seed)
-    medians = sorted(statistics.median(draw.choices(samples_ms, k=len(samples_ms)))
-                     for _ in range(resamples))
-    tail = (1 - CONFIDENCE) / 2
-    return [percentile(medians, tail), percentile(medians, 1 - tail)]
+    return central_interval([statistics.median(draw.choices(samples_ms, k=len(samples_ms)))
+                             for _ in range(resamples)])
 
 
 def between_runs(records: list) -> dict:
@@ -343,11 +346,9 @@ def held_out(record: dict, resamples: int = RESAMPLES, seed: int = SEED) -> dict
     if unfitted > resamples // 2:
         raise ValueError(f"held_out: {unfitted} of {resamples} resamples could not be fitted "
                          "(too few or too noisy all-reduce repetitions for an interval)")
-    tail = (1 - CONFIDENCE) / 2
     results = {}
     for name, (model, measured) in point.items():
-        ordered = sorted(errors[name])
-        interval = [percentile(ordered, tail), percentile(ordered, 1 - tail)]
+        interval = central_interval(errors[name])
         results[name] = {"predicted_ms": model, "measured_ms": measured,
                          "error": relative_error(model, measured), "interval": interval,
                          "within_noise": interval[0] <= 0 <= interval[1],

@@ -38,17 +38,23 @@ def sent_per_device_bytes(kind: str, in_bytes: int, out_bytes: int, t: int) -> f
     raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
 
 
+def by_pass_and_kind(events: list) -> dict:
+    """How many collectives of each kind each pass issued: {"pass:kind": count}, in order of
+    first appearance."""
+    counts = {}
+    for event in events:
+        key = f"{event['pass']}:{event['kind']}"
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
 def per_layer(record: dict, plan: str) -> dict:
     """One layer's collectives under ``plan``: their number by (pass, kind), the bytes of
     each (the larger of its input and output), and the bytes one device sends in all."""
     t = record["environment"]["world_size"]
     events = record["collectives"][plan]
-    by_kind = {}
-    for event in events:
-        key = f"{event['pass']}:{event['kind']}"
-        by_kind[key] = by_kind.get(key, 0) + 1
     sizes = sorted({max(e["in_bytes"], e["out_bytes"]) for e in events})
-    return {"count": len(events), "by_kind": by_kind, "message_bytes": sizes,
+    return {"count": len(events), "by_kind": by_pass_and_kind(events), "message_bytes": sizes,
             "sent_per_device_bytes": sum(sent_per_device_bytes(e["kind"], e["in_bytes"],
                                                                e["out_bytes"], t)
                                          for e in events)}

@@ -20,8 +20,7 @@ import pathlib
 import subprocess
 import sys
 
-import atomic
-from measure import analysis
+from measure import analysis, tp_analysis
 
 #: The degrees counted, and the layer's input (b, s, h): every degree divides s and the heads.
 DEGREES = (2, 4, 8)
@@ -85,16 +84,7 @@ def check_record(record: dict) -> dict:
 
 def load(directory: pathlib.Path = analysis.RECORDS) -> dict:
     """The committed counts record, checked."""
-    return check_record(json.loads((pathlib.Path(directory) / f"{NAME}.json").read_text("utf-8")))
-
-
-def by_pass_and_kind(events: list) -> dict:
-    """How many collectives of each kind each pass issued: {"pass:kind": count}."""
-    out = {}
-    for event in events:
-        key = f"{event['pass']}:{event['kind']}"
-        out[key] = out.get(key, 0) + 1
-    return out
+    return analysis.load(NAME, directory, check=check_record)
 
 
 def main(argv=None) -> int:
@@ -123,12 +113,12 @@ def main(argv=None) -> int:
         found = json.loads(part.read_text(encoding="utf-8"))
         part.unlink()
         degrees[str(t)] = {"tp": found["tp"], "sp": found["sp"]}
-    record = check_record({"schema": SCHEMA, "shape": SHAPE, "degrees": degrees})
-    text = json.dumps(record, indent=1, sort_keys=True, allow_nan=False) + "\n"
-    atomic.write_text(args.out, text)
+    analysis.write_record(args.out, {"schema": SCHEMA, "shape": SHAPE, "degrees": degrees},
+                          check_record)
     for t, plans in degrees.items():
         for plan, found in plans.items():
-            print(f"t = {t}, {plan}: {by_pass_and_kind(found['collectives'])}; largest gradient "
+            print(f"t = {t}, {plan}: {tp_analysis.by_pass_and_kind(found['collectives'])}; "
+                  f"largest gradient "
                   f"difference {max(found['gradient_differences'].values()):.2e}")
     print(f"record: {args.out}")
     return 0

@@ -477,10 +477,10 @@ def test_the_committed_counts_cover_a_whole_step_at_every_degree():
     assert (b, s, h) == (2, 16, 64) and sorted(record["degrees"]) == ["2", "4", "8"]
     for t in ("2", "4", "8"):
         tp, sp = (record["degrees"][t][plan] for plan in ("tp", "sp"))
-        assert tp_counts.by_pass_and_kind(tp["collectives"]) == \
+        assert tp_analysis.by_pass_and_kind(tp["collectives"]) == \
             {"forward:all_reduce": 2, "backward:all_reduce": 2}
         assert {max(e["in_bytes"], e["out_bytes"]) for e in tp["collectives"]} == {b * s * h * d}
-        assert tp_counts.by_pass_and_kind(sp["collectives"]) == {
+        assert tp_analysis.by_pass_and_kind(sp["collectives"]) == {
             "forward:all_gather_into_tensor": 2, "forward:reduce_scatter_tensor": 2,
             "backward:all_gather_into_tensor": 2, "backward:reduce_scatter_tensor": 2,
             "step:all_reduce": 4}
@@ -504,7 +504,7 @@ def test_a_step_counted_now_reduces_every_partial_gradient(tmp_path):
     assert ran.returncode == 0, ran.stderr[-2000:]
     from measure import tp_counts
     sp = tp_counts.check_record(json.loads(out.read_text(encoding="utf-8")))["degrees"]["2"]["sp"]
-    assert tp_counts.by_pass_and_kind(sp["collectives"])["step:all_reduce"] == 4
+    assert tp_analysis.by_pass_and_kind(sp["collectives"])["step:all_reduce"] == 4
     assert max(sp["gradient_differences"].values()) < 1e-4
 
 

@@ -41,7 +41,7 @@ for place, t in zip(("a", "b", "c"), count_degrees):
     page.glue(f"tpc_t_{place}", int(t))
 for key in ("batch", "seq_len", "hidden"):
     page.glue(f"tpc_{key}", steps["shape"][key])
-kinds = {t: {plan: tp_counts.by_pass_and_kind(steps["degrees"][t][plan]["collectives"])
+kinds = {t: {plan: tp_analysis.by_pass_and_kind(steps["degrees"][t][plan]["collectives"])
              for plan in tp_analysis.PLANS} for t in count_degrees}
 step_events = [e for t in count_degrees for e in steps["degrees"][t]["sp"]["collectives"]
                if e["pass"] == "step"]
